@@ -1,0 +1,50 @@
+"""perclib: the helper package behind perceptron-course.
+
+Conventions: patterns are rows of ``X`` (shape ``(P, N)``, float64), labels are
+-1/+1, and every function that draws random numbers takes ``rng``.
+``threshold=True`` means hyperplanes with a threshold (affine); the default is
+hyperplanes through the origin.
+"""
+
+from perclib.data import (
+    TeacherData,
+    boolean_cube,
+    boolean_function,
+    gaussian_patterns,
+    random_labels,
+    teacher_data,
+    xor,
+)
+from perclib.train import PerceptronResult, perceptron
+from perclib.units import (
+    augment,
+    augment_weights,
+    reflect,
+    sign,
+    split_augmented,
+    threshold_unit,
+    to_01,
+    to_pm1,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PerceptronResult",
+    "TeacherData",
+    "augment",
+    "augment_weights",
+    "boolean_cube",
+    "boolean_function",
+    "gaussian_patterns",
+    "perceptron",
+    "random_labels",
+    "reflect",
+    "sign",
+    "split_augmented",
+    "teacher_data",
+    "threshold_unit",
+    "to_01",
+    "to_pm1",
+    "xor",
+]

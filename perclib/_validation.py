@@ -1,0 +1,154 @@
+"""Input checks shared by every public function.
+
+Validation happens once, at the public boundary, so the numerical code behind it
+can assume clean ``float64`` arrays. Every failure names the argument and what is
+wrong with it, because the people reading these errors are students.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+
+def as_patterns(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
+    """Return ``X`` as a finite, non-empty ``(P, N)`` float64 array or raise.
+
+    Examples
+    --------
+    >>> as_patterns([[1, 2], [3, 4]]).shape
+    (2, 2)
+    """
+    if isinstance(X, str | bytes):
+        raise TypeError(f"{name} must be a 2-D array of numbers, got a string")
+    try:
+        arr = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be a 2-D array of numbers: {err}") from None
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D with one pattern per row (shape (P, N)), got shape {arr.shape}"
+        )
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty: it has no patterns (shape {arr.shape})")
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name} has patterns of dimension 0 (shape {arr.shape})")
+    if not np.all(np.isfinite(arr)):
+        bad = int(np.count_nonzero(~np.isfinite(arr)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s)")
+    return arr
+
+
+def as_labels(y: ArrayLike, n_patterns: int | None = None, name: str = "y") -> NDArray[np.float64]:
+    """Return labels as a float64 vector of -1/+1 or raise.
+
+    Labels must be exactly -1 or +1; {0, 1} labels are rejected with a hint to
+    convert them explicitly (``to_pm1``), since silently mapping 0 would hide a bug.
+
+    Examples
+    --------
+    >>> as_labels([1, -1, 1], 3)
+    array([ 1., -1.,  1.])
+    """
+    if isinstance(y, str | bytes):
+        raise TypeError(f"{name} must be a 1-D array of labels -1/+1, got a string")
+    try:
+        arr = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be a 1-D array of labels -1/+1: {err}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D (one label per pattern), got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: there are no labels")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values; labels must be -1 or +1")
+    bad = ~np.isin(arr, (-1.0, 1.0))
+    if np.any(bad):
+        found = np.unique(arr[bad])[:5]
+        hint = " (for {0, 1} labels use perclib.to_pm1 first)" if np.all(np.isin(arr, (0, 1))) else ""
+        raise ValueError(f"{name} must contain only -1 and +1, found {found.tolist()}{hint}")
+    if n_patterns is not None and arr.size != n_patterns:
+        raise ValueError(
+            f"{name} has {arr.size} labels but there are {n_patterns} patterns; "
+            "lengths must match"
+        )
+    return arr
+
+
+def as_weights(w: ArrayLike, dim: int | None = None, name: str = "w") -> NDArray[np.float64]:
+    """Return a finite float64 weight vector (of length ``dim`` if given) or raise.
+
+    Examples
+    --------
+    >>> as_weights([1, 0], 2)
+    array([1., 0.])
+    """
+    if isinstance(w, str | bytes):
+        raise TypeError(f"{name} must be a 1-D array of numbers, got a string")
+    try:
+        arr = np.asarray(w, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be a 1-D array of numbers: {err}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D vector, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if dim is not None and arr.size != dim:
+        raise ValueError(
+            f"{name} has length {arr.size} but the patterns have dimension {dim}"
+        )
+    return arr
+
+
+def as_count(value: object, name: str, minimum: int = 0) -> int:
+    """Return ``value`` as a Python int >= ``minimum`` or raise.
+
+    Booleans and floats are rejected: ``cover_count(3.5, 2)`` is a mistake, not a
+    request for rounding.
+
+    Examples
+    --------
+    >>> as_count(3, "P")
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def as_positive_float(value: object, name: str) -> float:
+    """Return ``value`` as a finite float > 0 or raise.
+
+    Examples
+    --------
+    >>> as_positive_float(0.5, "eta")
+    0.5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value}")
+    return value
+
+
+def as_rng(rng: object) -> np.random.Generator:
+    """Turn ``None``, an int seed or a Generator into a ``numpy.random.Generator``.
+
+    Examples
+    --------
+    >>> as_rng(0).integers(10) == as_rng(0).integers(10)
+    True
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
+        return np.random.default_rng(rng)
+    raise TypeError(f"rng must be None, an int seed or a numpy.random.Generator, got {rng!r}")

@@ -1,0 +1,191 @@
+"""Pattern generators: random patterns, the Boolean cube, XOR, teacher data.
+
+Every generator that draws takes ``rng`` (a seed or a ``numpy.random.Generator``)
+so that a notebook seeded once at the top is reproducible on any machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perclib._validation import as_count, as_rng
+
+
+def gaussian_patterns(P: int, N: int, *, rng: object = None) -> NDArray[np.float64]:
+    """``P`` patterns in ``N`` dimensions with i.i.d. standard normal entries.
+
+    Such points are in general position with probability one (they have a density).
+
+    Examples
+    --------
+    >>> gaussian_patterns(4, 3, rng=0).shape
+    (4, 3)
+    """
+    P = as_count(P, "P", 1)
+    N = as_count(N, "N", 1)
+    return as_rng(rng).standard_normal((P, N))
+
+
+def random_labels(P: int, *, rng: object = None) -> NDArray[np.float64]:
+    """``P`` labels drawn independently and uniformly from {-1, +1}.
+
+    Examples
+    --------
+    >>> set(random_labels(20, rng=1).tolist()) <= {-1.0, 1.0}
+    True
+    """
+    P = as_count(P, "P", 1)
+    return as_rng(rng).choice(np.array([-1.0, 1.0]), size=P)
+
+
+def boolean_cube(n: int) -> NDArray[np.float64]:
+    """The ``2**n`` vertices of {0,1}^n, one per row, in binary counting order.
+
+    Row ``i`` holds the binary digits of ``i``, most significant first, so for
+    ``n = 2`` the rows are (0,0), (0,1), (1,0), (1,1).
+
+    Examples
+    --------
+    >>> boolean_cube(2).tolist()
+    [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
+    """
+    n = as_count(n, "n", 1)
+    if n > 20:
+        raise ValueError(f"n = {n} would give 2**{n} vertices; use n <= 20")
+    return np.array(list(itertools.product((0.0, 1.0), repeat=n)))
+
+
+def boolean_function(n: int, table: int | ArrayLike) -> NDArray[np.float64]:
+    """Labels (-1/+1) of a Boolean function on the rows of ``boolean_cube(n)``.
+
+    Parameters
+    ----------
+    n : int
+        Number of inputs.
+    table : int or array_like
+        Either the function's number ``k`` in ``0 .. 2**(2**n) - 1`` (bit ``i`` of ``k``
+        is the output on vertex ``i``), or the truth table itself as ``2**n`` values in
+        {0, 1} or in {-1, +1}.
+
+    Examples
+    --------
+    >>> boolean_function(2, [0, 0, 0, 1]).tolist()  # AND
+    [-1.0, -1.0, -1.0, 1.0]
+    >>> boolean_function(2, 6).tolist()  # 0b0110: XOR
+    [-1.0, 1.0, 1.0, -1.0]
+    """
+    n = as_count(n, "n", 1)
+    size = 2**n
+    if isinstance(table, int | np.integer) and not isinstance(table, bool):
+        k = int(table)
+        if not 0 <= k < 2**size:
+            raise ValueError(f"function number must be in 0 .. {2**size - 1}, got {k}")
+        bits = np.array([(k >> i) & 1 for i in range(size)], dtype=np.float64)
+        return 2.0 * bits - 1.0
+    values = np.asarray(table, dtype=np.float64)
+    if values.shape != (size,):
+        raise ValueError(f"truth table must have {size} entries for n = {n}, got shape {values.shape}")
+    if np.all(np.isin(values, (0.0, 1.0))):
+        return 2.0 * values - 1.0
+    if np.all(np.isin(values, (-1.0, 1.0))):
+        return values.copy()
+    raise ValueError("truth table entries must all be in {0, 1} or all in {-1, +1}")
+
+
+def xor() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The XOR problem: the four vertices of {0,1}^2 with labels -1, +1, +1, -1.
+
+    Examples
+    --------
+    >>> X, y = xor()
+    >>> y.tolist()
+    [-1.0, 1.0, 1.0, -1.0]
+    """
+    return boolean_cube(2), boolean_function(2, [0, 1, 1, 0])
+
+
+@dataclass(frozen=True)
+class TeacherData:
+    """Patterns labelled by a teacher: ``y = sign(teacher . x)``, every ``|teacher . x| >= margin``.
+
+    Attributes
+    ----------
+    X : ndarray, shape (P, N)
+    y : ndarray, shape (P,)
+    teacher : ndarray, shape (N,)
+        Unit-norm teacher vector.
+    margin : float
+        The teacher's margin on ``X``: exactly ``min_mu y_mu (teacher . x_mu)``.
+    """
+
+    X: NDArray[np.float64]
+    y: NDArray[np.float64]
+    teacher: NDArray[np.float64]
+    margin: float
+
+    def __iter__(self):
+        # Allows ``X, y, teacher, margin = teacher_data(...)``.
+        return iter((self.X, self.y, self.teacher, self.margin))
+
+
+def teacher_data(
+    P: int,
+    N: int,
+    *,
+    margin: float = 0.0,
+    teacher: ArrayLike | None = None,
+    rng: object = None,
+) -> TeacherData:
+    """Linearly separable data (through the origin) with a chosen teacher margin.
+
+    Gaussian patterns are drawn, labelled by a unit teacher ``u``, and each is moved
+    along ``u`` so that its signed distance becomes ``|u.x| - min|u.x| + margin``.
+    The teacher's margin is then exactly ``margin`` (attained by one pattern); the
+    maximum margin of the data can only be larger.
+
+    Parameters
+    ----------
+    P, N : int
+        Number of patterns and their dimension.
+    margin : float, default 0
+        The teacher's margin, >= 0. With 0 the closest pattern lies on the hyperplane
+        (not strictly separable by the teacher), so use a positive margin for training.
+    teacher : array_like, optional
+        Teacher direction (normalised here); drawn at random when omitted.
+    rng : seed or Generator, optional
+
+    Examples
+    --------
+    >>> d = teacher_data(50, 3, margin=0.2, rng=0)
+    >>> round(float(min(d.y * (d.X @ d.teacher))), 12)
+    0.2
+    """
+    P = as_count(P, "P", 1)
+    N = as_count(N, "N", 1)
+    margin = float(margin)
+    if not np.isfinite(margin) or margin < 0:
+        raise ValueError(f"margin must be a finite number >= 0, got {margin}")
+    gen = as_rng(rng)
+    if teacher is None:
+        u = gen.standard_normal(N)
+    else:
+        u = np.asarray(teacher, dtype=np.float64)
+        if u.shape != (N,):
+            raise ValueError(f"teacher must have shape ({N},), got {u.shape}")
+        if not np.all(np.isfinite(u)):
+            raise ValueError("teacher contains NaN or infinite values")
+    norm = np.linalg.norm(u)
+    if norm == 0:
+        raise ValueError("teacher must be a non-zero vector")
+    u = u / norm
+    X = gen.standard_normal((P, N))
+    t = X @ u
+    # Ties t == 0 have probability zero for Gaussian draws; label them +1 on purpose.
+    y = np.where(t >= 0, 1.0, -1.0)
+    target = y * (np.abs(t) - np.abs(t).min() + margin)
+    X = X + np.outer(target - t, u)
+    return TeacherData(X=X, y=y, teacher=u, margin=margin)
