@@ -1,0 +1,87 @@
+"""Shared helpers: finding lessons, safe output paths, command-line plumbing."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+#: Lesson notebooks are ``notebooks/NN_name.ipynb``; ``00_index.ipynb`` is not a lesson.
+LESSON_GLOB = "[0-9][0-9]_*.ipynb"
+
+
+class CourseToolsError(Exception):
+    """A problem the user must fix (bad input, unsafe output path): no traceback."""
+
+
+def repo_root() -> Path:
+    return Path(__file__).resolve().parent.parent
+
+
+def lesson_notebooks(folder: Path | None = None) -> list[Path]:
+    """The lesson notebooks in reading order (``00_*`` index excluded)."""
+    folder = repo_root() / "notebooks" if folder is None else Path(folder)
+    return sorted(p for p in folder.glob(LESSON_GLOB) if not p.name.startswith("00_"))
+
+
+def plan_outputs(
+    inputs: Sequence[Path], out_dir: Path, suffix: str | None, *, force: bool
+) -> list[tuple[Path, list[Path]]]:
+    """Check that writing one output set per input into ``out_dir`` is safe.
+
+    Returns ``[(input, [outputs...]), ...]``. Refuses (``CourseToolsError``) when
+    ``out_dir`` is the folder of a source notebook, when an output path is an input,
+    when two inputs would write the same output, or when an output already exists
+    and ``force`` is false. Nothing is written before every check has passed.
+    """
+    if not inputs:
+        raise CourseToolsError("no notebooks given and none found in notebooks/")
+    resolved_inputs = []
+    for nb in inputs:
+        nb = Path(nb)
+        if not nb.is_file():
+            raise CourseToolsError(f"{nb}: no such notebook")
+        if nb.suffix != ".ipynb":
+            raise CourseToolsError(f"{nb}: not a .ipynb notebook")
+        resolved_inputs.append(nb.resolve())
+    out = Path(out_dir).resolve()
+    for src in resolved_inputs:
+        if out == src.parent:
+            raise CourseToolsError(
+                f"refusing to write into {out_dir}: it is the folder of the source "
+                f"notebook {src.name}; choose another --out"
+            )
+    input_set = set(resolved_inputs)
+    plan: list[tuple[Path, list[Path]]] = []
+    seen: dict[Path, Path] = {}
+    existing: list[Path] = []
+    for src, given in zip(resolved_inputs, inputs, strict=True):
+        outs = []
+        for ext in suffix.split(",") if suffix else [".ipynb"]:
+            target = out / (src.stem + ext)
+            if target in input_set or (target.exists() and target.resolve() in input_set):
+                raise CourseToolsError(f"refusing to overwrite the source notebook {target}")
+            if target in seen:
+                raise CourseToolsError(
+                    f"{given} and {seen[target]} would both be written to {target}"
+                )
+            seen[target] = Path(given)
+            if target.exists() and not force:
+                existing.append(target)
+            outs.append(target)
+        plan.append((Path(given), outs))
+    if existing:
+        names = ", ".join(str(p) for p in existing)
+        raise CourseToolsError(
+            f"refusing to overwrite existing output (use --force to replace): {names}"
+        )
+    return plan
+
+
+def run_cli(main, argv: Iterable[str] | None = None) -> int:
+    try:
+        main(None if argv is None else list(argv))
+    except CourseToolsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,418 @@
+"""Lecture handouts: ``python -m coursetools.handouts``.
+
+Each lesson becomes ``OUT/NN_name.html`` (one self-contained page) and
+``OUT/NN_name.pdf``, from the outputs stored in the notebook (nothing is executed):
+
+* nbconvert's ``HTMLExporter`` (lab template) with code input shown and every image
+  embedded as a ``data:`` URI (``embed_images=True`` covers markdown images too);
+* widget cells show only their static figure: the widget-view mime bundle (and the
+  ``interactive(...)`` text repr that goes with it) is dropped, so there are no dead
+  sliders, and the saved widget state is not embedded;
+* the maths is pre-rendered OFFLINE: headless Chromium loads the page with the local
+  MathJax 2 of Debian's ``libjs-mathjax`` (``file://``), MathJax typesets every
+  formula to self-contained SVG, then every ``<script>`` is removed and the rendered
+  DOM is saved. The handout needs no script and no network to be read;
+* links between lessons (``02_xor.ipynb``) point to the sibling handouts (``.html``);
+* the PDF is Chromium's print-to-PDF of the saved page (A4, page numbers).
+
+During the build every browser request other than ``file:``/``data:`` is refused and
+reported as an error, so a handout can't silently depend on the network.
+
+Needs: Chromium (``/usr/bin/chromium``, or ``$CHROMIUM``), MathJax 2
+(``/usr/share/javascript/mathjax/MathJax.js``, or ``$MATHJAX_JS``), playwright (the
+Python package only; its own browser download is not used).
+
+Usage::
+
+    python -m coursetools.handouts                    # all lessons -> handouts/
+    python -m coursetools.handouts --out DIR notebooks/04_cover_counting.ipynb
+    python -m coursetools.handouts --force --no-pdf
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+import nbformat
+from nbconvert import HTMLExporter
+
+from coursetools._common import CourseToolsError, lesson_notebooks, plan_outputs, run_cli
+
+DEFAULT_OUT = "handouts"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--allow-file-access-from-files",
+]
+MATHJAX_CANDIDATES = (
+    "/usr/share/javascript/mathjax/MathJax.js",  # Debian/Ubuntu libjs-mathjax
+    "/usr/share/mathjax/MathJax.js",
+    "/usr/share/nodejs/mathjax/MathJax.js",
+)
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+
+# MathJax 2 configuration used at build time only. SVG output without the global
+# glyph cache: every formula carries its own <defs>, so it survives on its own once
+# the scripts are gone. AssistiveMML keeps a hidden MathML copy for screen readers.
+_MATHJAX_BLOCK = r"""
+<script type="text/x-mathjax-config">
+MathJax.Hub.Config({
+  jax: ["input/TeX", "output/SVG"],
+  extensions: ["tex2jax.js", "AssistiveMML.js"],
+  TeX: {extensions: ["AMSmath.js", "AMSsymbols.js", "noErrors.js", "noUndefined.js"],
+        equationNumbers: {autoNumber: "none"}},
+  tex2jax: {inlineMath: [["$", "$"], ["\\(", "\\)"]],
+            displayMath: [["$$", "$$"], ["\\[", "\\]"]],
+            processEscapes: true, processEnvironments: true},
+  SVG: {useGlobalCache: false, font: "TeX", linebreaks: {automatic: false}},
+  showMathMenu: false, showProcessingMessages: false, messageStyle: "none",
+  menuSettings: {zoom: "None"}
+});
+MathJax.Hub.Queue(function () { window.__handoutMathDone = true; });
+</script>
+<script type="text/javascript" src="{{ resources.handout_mathjax_url }}"></script>
+"""
+
+# The lab template without anything that would load from a CDN (require.js,
+# the widget manager, mermaid), with the local MathJax, and with print tweaks.
+_TEMPLATE = (
+    "{%- extends 'lab/index.html.j2' -%}\n"
+    "{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}\n"
+    "{% block jupyter_widgets %}{% endblock jupyter_widgets %}\n"
+    "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n"
+    "{%- block html_head_js_mathjax -%}" + _MATHJAX_BLOCK + "{%- endblock html_head_js_mathjax -%}\n"
+    "{% block extra_css %}\n<style type=\"text/css\">\n"
+    "img { max-width: 100%; height: auto; }\n"
+    ".MathJax_SVG_Display { overflow-x: auto; overflow-y: hidden; }\n"
+    "@media print {\n"
+    "  body { margin: 0; }\n"
+    "  .jp-InputArea-editor pre, .jp-OutputArea-output pre { white-space: pre-wrap;"
+    " overflow-wrap: anywhere; }\n"
+    "  .jp-OutputArea-output img, .jp-RenderedImage, .MathJax_SVG_Display"
+    " { break-inside: avoid; }\n"
+    "  .jp-Cell-inputWrapper { break-inside: avoid; }\n"
+    "  h1, h2, h3, h4 { break-after: avoid; }\n"
+    "  a.anchor-link { display: none; }\n"
+    "}\n</style>\n{% endblock extra_css %}\n"
+)
+
+_TEMPLATE_NAME = "coursetools_handout.html.j2"
+
+_FOOTER = (
+    '<div style="font-size:8px;width:100%;padding:0 12mm;color:#555;'
+    'display:flex;justify-content:space-between;">'
+    '<span class="title"></span>'
+    '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
+)
+
+# JavaScript run in the page once MathJax has finished: drop scripts and MathJax's
+# scaffolding, report what is left, return the final document.
+_FINALISE_JS = r"""
+() => {
+  const report = {errors: [], rawMath: []};
+  document.querySelectorAll('.MathJax_SVG merror, .MathJax_SVG [data-mjx-error]')
+    .forEach(e => report.errors.push(e.textContent));
+  for (const id of ['MathJax_Message', 'MathJax_Font_Test']) {
+    const el = document.getElementById(id); if (el) el.remove();
+  }
+  document.querySelectorAll('#MathJax_Hidden, #MathJax_SVG_Hidden')
+    .forEach(e => { if (!e.children.length) e.parentElement.remove(); });
+  document.querySelectorAll('script').forEach(s => s.remove());
+  document.querySelectorAll('.MathJax_Preview').forEach(s => s.remove());
+  const re = /\$[^$\n]+\$/;
+  document.querySelectorAll('.jp-RenderedMarkdown, .jp-RenderedLatex').forEach(el => {
+    const m = el.innerText.match(re); if (m) report.rawMath.push(m[0]);
+  });
+  report.nMath = document.querySelectorAll('.MathJax_SVG').length;
+  report.html = '<!DOCTYPE html>\n' + document.documentElement.outerHTML;
+  return report;
+}
+"""
+
+
+@dataclass
+class Handout:
+    source: Path
+    html: Path
+    pdf: Path | None
+    html_bytes: int
+    pdf_bytes: int
+    n_math: int
+    n_images: int
+    seconds: float
+
+    def summary(self) -> str:
+        pdf = f", {self.pdf.name} {self.pdf_bytes / 1024:.0f} KiB" if self.pdf else ""
+        return (
+            f"{self.source} -> {self.html} {self.html_bytes / 1024:.0f} KiB{pdf}; "
+            f"{self.n_math} formulas, {self.n_images} images; built in {self.seconds:.1f} s"
+        )
+
+
+def find_chromium() -> str | None:
+    env = os.environ.get("CHROMIUM")
+    if env:
+        return env if Path(env).is_file() else shutil.which(env)
+    for name in CHROMIUM_CANDIDATES:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def find_mathjax() -> Path | None:
+    env = os.environ.get("MATHJAX_JS")
+    candidates = [env] if env else list(MATHJAX_CANDIDATES)
+    for c in candidates:
+        if c and Path(c).is_file():
+            return Path(c).resolve()
+    return None
+
+
+def static_outputs(nb):
+    """A copy of ``nb`` in which widgets show only their static fallback.
+
+    The widget-view bundle is removed from every output; an output left with only a
+    text repr of the widget (``interactive(children=...)``, ``VBox(...)``) is
+    dropped; images and other rich data stay. Saved widget state is removed.
+    """
+    nb = copy.deepcopy(nb)
+    nb.metadata.pop("widgets", None)
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        kept = []
+        for out in cell.get("outputs", []):
+            data = out.get("data")
+            if data is not None and (WIDGET_VIEW in data or WIDGET_STATE in data):
+                data.pop(WIDGET_VIEW, None)
+                data.pop(WIDGET_STATE, None)
+                data.pop("text/plain", None)  # the repr of the widget object
+                if not data:
+                    continue
+            kept.append(out)
+        cell.outputs = kept
+    return nb
+
+
+def count_output_images(nb) -> int:
+    """Raster images the handout must show: one per output carrying one."""
+    nb = static_outputs(nb)
+    return sum(
+        1
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for out in cell.get("outputs", [])
+        if any(m in out.get("data", {}) for m in IMAGE_MIMES)
+    )
+
+
+def _exporter() -> HTMLExporter:
+    loader = jinja2.DictLoader({_TEMPLATE_NAME: _TEMPLATE})
+    return HTMLExporter(
+        template_name="lab",
+        template_file=_TEMPLATE_NAME,
+        extra_loaders=[loader],
+        embed_images=True,
+        exclude_input=False,
+        sanitize_html=False,
+    )
+
+
+def _link_handouts(html: str, stems: set[str]) -> str:
+    """Relative links to lessons built in the same run point to their handout."""
+
+    def repl(m: re.Match) -> str:
+        stem = m.group(2)
+        return f"{m.group(1)}{stem}.html{m.group(3)}" if stem in stems else m.group(0)
+
+    return re.sub(r'(href=")(?:\./)?([0-9][0-9]_[\w.-]+?)\.ipynb((?:#[^"]*)?")', repl, html)
+
+
+def notebook_to_raw_html(nb_path: Path, mathjax: Path, stems: set[str]) -> str:
+    """The lab-template page, still with the (local) MathJax script in it."""
+    nb = static_outputs(nbformat.read(nb_path, as_version=4))
+    resources = {
+        "metadata": {"name": nb_path.stem, "path": str(nb_path.parent)},
+        "handout_mathjax_url": mathjax.as_uri(),
+    }
+    html, _ = _exporter().from_notebook_node(nb, resources=resources)
+    return _link_handouts(html, stems)
+
+
+class _Browser:
+    """One headless Chromium for a whole build; refuses every non-local request."""
+
+    def __init__(self, executable: str):
+        from playwright.sync_api import sync_playwright
+
+        self._pw = sync_playwright().start()
+        try:
+            self.browser = self._pw.chromium.launch(
+                executable_path=executable, headless=True, args=CHROMIUM_ARGS
+            )
+        except Exception:
+            self._pw.stop()
+            raise
+        self.blocked: list[str] = []
+
+    def page(self):
+        page = self.browser.new_page(viewport={"width": 1100, "height": 1400})
+
+        def guard(route):
+            url = route.request.url
+            if url.startswith(("file:", "data:", "about:", "blob:")):
+                route.continue_()
+            else:
+                self.blocked.append(url)
+                route.abort()
+
+        page.route("**/*", guard)
+        return page
+
+    def close(self):
+        try:
+            self.browser.close()
+        finally:
+            self._pw.stop()
+
+
+def build(
+    notebooks: list[Path] | None = None,
+    out_dir: Path | str = DEFAULT_OUT,
+    *,
+    force: bool = False,
+    pdf: bool = True,
+    verbose: bool = True,
+) -> list[Handout]:
+    """Build the HTML (and PDF) handout of each notebook into ``out_dir``."""
+    notebooks = lesson_notebooks() if not notebooks else [Path(p) for p in notebooks]
+    plan = plan_outputs(notebooks, Path(out_dir), ".html,.pdf" if pdf else ".html", force=force)
+    chromium = find_chromium()
+    if chromium is None:
+        raise CourseToolsError(
+            "Chromium not found: install Debian's 'chromium' or set $CHROMIUM"
+        )
+    mathjax = find_mathjax()
+    if mathjax is None:
+        raise CourseToolsError(
+            "MathJax 2 not found: install Debian's 'libjs-mathjax' or set $MATHJAX_JS "
+            "to a local MathJax.js"
+        )
+    stems = {Path(src).stem for src, _ in plan}
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    handouts: list[Handout] = []
+    browser = _Browser(chromium)
+    try:
+        with tempfile.TemporaryDirectory(prefix="handout-") as tmp:
+            for src, targets in plan:
+                start = time.perf_counter()
+                html_path = targets[0]
+                raw = notebook_to_raw_html(Path(src), mathjax, stems)
+                # Typeset in a scratch file next to nothing: relative URLs can't resolve
+                # to anything but the (embedded) data, so a missing embed shows up.
+                scratch = Path(tmp) / html_path.name
+                scratch.write_text(raw, encoding="utf-8")
+                page = browser.page()
+                try:
+                    page.goto(scratch.as_uri(), wait_until="load")
+                    page.wait_for_function("window.__handoutMathDone === true", timeout=180_000)
+                    report = page.evaluate(_FINALISE_JS)
+                finally:
+                    page.close()
+                if browser.blocked:
+                    raise CourseToolsError(
+                        f"{src}: the page tried to load from the network: "
+                        + ", ".join(sorted(set(browser.blocked)))
+                    )
+                if report["errors"]:
+                    raise CourseToolsError(
+                        f"{src}: MathJax could not typeset: {report['errors'][:5]}"
+                    )
+                if report["rawMath"]:
+                    print(f"warning: {src}: maths left untypeset: {report['rawMath'][:5]}")
+                html_path.write_text(report["html"], encoding="utf-8")
+                pdf_path = None
+                if pdf:
+                    pdf_path = targets[1]
+                    page = browser.page()
+                    try:
+                        page.goto(html_path.resolve().as_uri(), wait_until="load")
+                        page.emulate_media(media="print")
+                        page.pdf(
+                            path=str(pdf_path),
+                            format="A4",
+                            print_background=True,
+                            display_header_footer=True,
+                            header_template="<span></span>",
+                            footer_template=_FOOTER,
+                            margin={"top": "14mm", "bottom": "16mm", "left": "12mm",
+                                    "right": "12mm"},
+                        )
+                    finally:
+                        page.close()
+                    if browser.blocked:
+                        raise CourseToolsError(
+                            f"{src}: the handout tried to load from the network: "
+                            + ", ".join(sorted(set(browser.blocked)))
+                        )
+                nb = nbformat.read(src, as_version=4)
+                handout = Handout(
+                    source=Path(src),
+                    html=html_path,
+                    pdf=pdf_path,
+                    html_bytes=html_path.stat().st_size,
+                    pdf_bytes=pdf_path.stat().st_size if pdf_path else 0,
+                    n_math=report["nMath"],
+                    n_images=count_output_images(nb),
+                    seconds=time.perf_counter() - start,
+                )
+                handouts.append(handout)
+                if verbose:
+                    print(handout.summary(), flush=True)
+    finally:
+        browser.close()
+    return handouts
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m coursetools.handouts",
+        description="Build self-contained HTML and PDF handouts of the lessons "
+        "(maths pre-rendered offline, widgets shown as their static figure).",
+    )
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path,
+        help="lesson notebooks (default: notebooks/NN_*.ipynb, the index excluded)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path(DEFAULT_OUT),
+        help=f"output folder (default: {DEFAULT_OUT}/); never a source folder",
+    )
+    parser.add_argument("--force", action="store_true", help="replace existing outputs")
+    parser.add_argument("--no-pdf", dest="pdf", action="store_false", help="HTML only")
+    args = parser.parse_args(argv)
+    total = time.perf_counter()
+    handouts = build(args.notebooks, args.out, force=args.force, pdf=args.pdf)
+    print(f"{len(handouts)} handout(s) in {time.perf_counter() - total:.1f} s")
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_cli(main))

@@ -1,0 +1,206 @@
+"""Student versions of the lessons: ``python -m coursetools.homework``.
+
+The lesson notebooks are the single source. Exercises mark their solutions with
+nbgrader's delimiters inside a cell::
+
+    ### BEGIN SOLUTION
+    w = ...
+    ### END SOLUTION
+
+The student version replaces every such region by nbgrader's stub
+(``# YOUR CODE HERE`` / ``raise NotImplementedError()``, text cells get
+``YOUR ANSWER HERE``), removes ``### BEGIN HIDDEN TESTS`` regions, clears every
+output and execution count and keeps every other cell, the checks included. The
+work is done by nbgrader's own preprocessors (``ClearSolutions``,
+``ClearHiddenTests`` with ``enforce_metadata=False``) and nbconvert's
+``ClearOutputPreprocessor``, so a course can switch to ``nbgrader generate_assignment``
+on the same files.
+
+Markers are checked first: a BEGIN without END, an END without BEGIN or a nested
+BEGIN stops the command with the notebook and the cell index. The command never
+writes into the folder of a source notebook and never replaces an existing output
+unless ``--force`` is given.
+
+Usage::
+
+    python -m coursetools.homework                     # all lessons -> homework/
+    python -m coursetools.homework --out DIR notebooks/02_xor.ipynb
+    python -m coursetools.homework --force             # replace existing outputs
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from nbconvert.preprocessors import ClearOutputPreprocessor
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+
+from coursetools._common import CourseToolsError, lesson_notebooks, plan_outputs, run_cli
+
+#: nbgrader's delimiters; like nbgrader, a line *containing* one of them is a marker.
+BEGIN_SOLUTION = "BEGIN SOLUTION"
+END_SOLUTION = "END SOLUTION"
+BEGIN_HIDDEN = "BEGIN HIDDEN TESTS"
+END_HIDDEN = "END HIDDEN TESTS"
+#: what replaces a code solution (nbgrader's default Python stub)
+CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
+TEXT_STUB = "YOUR ANSWER HERE"
+
+DEFAULT_OUT = "homework"
+
+
+class MarkerError(CourseToolsError):
+    """Unbalanced or nested solution / hidden-test markers."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """One marked region of a source notebook (line numbers are 1-based)."""
+
+    cell_index: int
+    kind: str  # "solution" or "hidden tests"
+    begin_line: int
+    end_line: int
+    lines: tuple[str, ...]  # the lines strictly between the markers
+
+
+def _marker(line: str) -> tuple[str, str] | None:
+    """(``"begin"|"end"``, kind) if the line is a marker line, else None."""
+    # Test the longer hidden-test delimiters first: they do not contain the
+    # solution ones, but keep the order explicit.
+    for word, kind in (
+        (BEGIN_HIDDEN, "hidden tests"),
+        (END_HIDDEN, "hidden tests"),
+        (BEGIN_SOLUTION, "solution"),
+        (END_SOLUTION, "solution"),
+    ):
+        if word in line:
+            return ("begin" if word.startswith("BEGIN") else "end"), kind
+    return None
+
+
+def find_regions(nb, name: str = "<notebook>") -> list[Region]:
+    """Every marked region of ``nb``, after checking that the markers balance.
+
+    Raises ``MarkerError`` naming ``name``, the cell index (0-based, as in
+    nbformat and in JupyterLab's cell order) and the line of the faulty marker.
+    """
+    regions: list[Region] = []
+    for index, cell in enumerate(nb.cells):
+        lines = cell.source.split("\n")
+        open_kind: str | None = None
+        open_line = 0
+        body: list[str] = []
+        where = f"{name}: cell {index} ({cell.cell_type} cell"
+        where += f", id {cell['id']})" if "id" in cell else ")"
+        for lineno, line in enumerate(lines, start=1):
+            mark = _marker(line)
+            if mark is None:
+                if open_kind is not None:
+                    body.append(line)
+                continue
+            what, kind = mark
+            delim = {"solution": "SOLUTION", "hidden tests": "HIDDEN TESTS"}[kind]
+            if what == "begin":
+                if open_kind is not None:
+                    raise MarkerError(
+                        f"{where}, line {lineno}: nested '### BEGIN {delim}' inside the "
+                        f"{open_kind} region opened on line {open_line}"
+                    )
+                open_kind, open_line, body = kind, lineno, []
+            else:
+                if open_kind is None:
+                    raise MarkerError(
+                        f"{where}, line {lineno}: '### END {delim}' without a matching "
+                        f"'### BEGIN {delim}'"
+                    )
+                if open_kind != kind:
+                    raise MarkerError(
+                        f"{where}, line {lineno}: '### END {delim}' closes the {open_kind} "
+                        f"region opened on line {open_line}"
+                    )
+                regions.append(Region(index, kind, open_line, lineno, tuple(body)))
+                open_kind = None
+        if open_kind is not None:
+            delim = {"solution": "SOLUTION", "hidden tests": "HIDDEN TESTS"}[open_kind]
+            raise MarkerError(
+                f"{where}, line {open_line}: '### BEGIN {delim}' has no matching "
+                f"'### END {delim}'"
+            )
+    return regions
+
+
+def student_version(nb, name: str = "<notebook>"):
+    """The student version of a lesson notebook (the input is not modified)."""
+    find_regions(nb, name)  # clear errors before nbgrader sees the cells
+    student = copy.deepcopy(nb)
+    resources: dict = {}
+    student, resources = ClearSolutions(
+        enforce_metadata=False, code_stub={"python": CODE_STUB}, text_stub=TEXT_STUB
+    ).preprocess(student, resources)
+    student, resources = ClearHiddenTests(enforce_metadata=False).preprocess(student, resources)
+    student, resources = ClearOutputPreprocessor().preprocess(student, resources)
+    # Saved widget state belongs to the instructor's run; a fresh kernel makes its own.
+    student.metadata.pop("widgets", None)
+    for cell in student.cells:
+        if any(_marker(line) for line in cell.source.split("\n")):  # pragma: no cover
+            raise CourseToolsError(f"{name}: a marker survived in the student version")
+    return student
+
+
+def build(
+    notebooks: list[Path] | None = None,
+    out_dir: Path | str = DEFAULT_OUT,
+    *,
+    force: bool = False,
+    verbose: bool = True,
+) -> list[Path]:
+    """Write the student version of each notebook into ``out_dir``; return the paths."""
+    notebooks = lesson_notebooks() if not notebooks else [Path(p) for p in notebooks]
+    plan = plan_outputs(notebooks, Path(out_dir), None, force=force)
+    # Read and convert everything first: a marker error writes nothing at all.
+    converted = []
+    for src, (target,) in plan:
+        nb = nbformat.read(src, as_version=4)
+        converted.append((src, target, student_version(nb, str(src)), len(find_regions(nb))))
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    written = []
+    for src, target, student, n_regions in converted:
+        start = time.perf_counter()
+        nbformat.validate(student)
+        nbformat.write(student, target)
+        written.append(target)
+        if verbose:
+            print(
+                f"{src} -> {target}: {n_regions} region(s) stubbed "
+                f"({time.perf_counter() - start:.2f} s)"
+            )
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m coursetools.homework",
+        description="Write student versions of the lessons: solutions replaced by "
+        "stubs, outputs cleared, checks kept.",
+    )
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path,
+        help="lesson notebooks (default: notebooks/NN_*.ipynb, the index excluded)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path(DEFAULT_OUT),
+        help=f"output folder (default: {DEFAULT_OUT}/); never a source folder",
+    )
+    parser.add_argument("--force", action="store_true", help="replace existing outputs")
+    args = parser.parse_args(argv)
+    build(args.notebooks, args.out, force=args.force)
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_cli(main))
