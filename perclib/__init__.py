@@ -6,6 +6,13 @@ Conventions: patterns are rows of ``X`` (shape ``(P, N)``, float64), labels are
 hyperplanes through the origin.
 """
 
+from perclib.counting import (
+    capacity_fraction,
+    count_dichotomies,
+    cover_count,
+    cover_count_symbolic,
+    separable_dichotomies,
+)
 from perclib.data import (
     TeacherData,
     boolean_cube,
@@ -14,6 +21,15 @@ from perclib.data import (
     random_labels,
     teacher_data,
     xor,
+)
+from perclib.geometry import (
+    MaxMarginResult,
+    in_general_position,
+    is_separable,
+    margin,
+    max_margin,
+    pattern_margins,
+    separating_weights,
 )
 from perclib.train import PerceptronResult, perceptron
 from perclib.units import (
@@ -30,6 +46,18 @@ from perclib.units import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "MaxMarginResult",
+    "capacity_fraction",
+    "count_dichotomies",
+    "cover_count",
+    "cover_count_symbolic",
+    "in_general_position",
+    "is_separable",
+    "margin",
+    "max_margin",
+    "pattern_margins",
+    "separable_dichotomies",
+    "separating_weights",
     "PerceptronResult",
     "TeacherData",
     "augment",

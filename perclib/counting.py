@@ -1,0 +1,313 @@
+"""Counting dichotomies: Cover's formula and exact enumeration.
+
+A *dichotomy* of P patterns is a labeling of them with -1/+1; it is (linearly)
+separable when some hyperplane puts every pattern strictly on its label's side.
+Cover (1965) showed that for P points in general position in N dimensions,
+hyperplanes through the origin realise exactly
+
+    C(P, N) = 2 * sum_{k=0}^{N-1} binom(P - 1, k)
+
+of the 2^P dichotomies (with a threshold, use C(P, N + 1)). For points *not* in
+general position, such as the vertices of the Boolean cube, there is no formula:
+:func:`count_dichotomies` enumerates the separable labelings exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import sympy
+from numpy.typing import ArrayLike, NDArray
+
+from perclib._validation import as_count, as_patterns
+from perclib.geometry import _as_flag, _homogeneous, _max_min_lp
+
+# Testing every labeling costs 2^P linear programs; refuse beyond this.
+MAX_BRUTEFORCE_POINTS = 20
+
+
+def cover_count(P: int, N: int) -> int:
+    """Cover's count C(P, N) of separable dichotomies, as an exact integer.
+
+    ``C(P, N) = 2 * sum_{k=0}^{N-1} binom(P - 1, k)`` is the number of labelings
+    of P points in general position in N dimensions that a hyperplane through the
+    origin can separate. For ``P <= N`` every labeling is separable: ``2**P``.
+    For a unit with a threshold, the count is ``C(P, N + 1)``.
+
+    Parameters
+    ----------
+    P : int
+        Number of points, >= 1.
+    N : int
+        Dimension, >= 1.
+
+    Returns
+    -------
+    int
+        An exact Python integer (no overflow, no rounding).
+
+    Examples
+    --------
+    >>> cover_count(4, 2)
+    8
+    >>> cover_count(3, 5) == 2**3
+    True
+    >>> cover_count(200, 100) == 2**199  # P = 2N: exactly half of all labelings
+    True
+    """
+    P = as_count(P, "P", 1)
+    N = as_count(N, "N", 1)
+    # Terms with k > P - 1 vanish, so the sum never needs more than P terms.
+    return 2 * sum(math.comb(P - 1, k) for k in range(min(N, P)))
+
+
+def capacity_fraction(P: int, N: int) -> Fraction:
+    """The fraction ``C(P, N) / 2**P`` of dichotomies that are separable, exactly.
+
+    This is the probability that random labels of P points in general position
+    are separable; it equals 1/2 at ``P = 2 N`` (the capacity of the perceptron).
+
+    Examples
+    --------
+    >>> capacity_fraction(4, 2)
+    Fraction(1, 2)
+    >>> capacity_fraction(3, 3)
+    Fraction(1, 1)
+    """
+    P = as_count(P, "P", 1)
+    N = as_count(N, "N", 1)
+    return Fraction(cover_count(P, N), 2**P)
+
+
+def cover_count_symbolic(
+    P: int | sympy.Expr | None = None,
+    N: int | sympy.Expr | None = None,
+    *,
+    evaluate: bool | None = None,
+) -> sympy.Expr:
+    """Cover's formula ``2 * Sum(binomial(P - 1, k), (k, 0, N - 1))`` in sympy.
+
+    Parameters
+    ----------
+    P, N : int, sympy expression or None
+        Values to put in the formula. Omitted ones become the symbols ``P`` and
+        ``N`` (declared positive integers, so sympy can simplify with them).
+    evaluate : bool, optional
+        Whether to carry out the sum (``.doit()``). By default it is carried out
+        only when both P and N are integers, giving a sympy Integer equal to
+        :func:`cover_count`; otherwise the unevaluated sum is returned so that a
+        lesson can display and manipulate it.
+
+    Returns
+    -------
+    sympy.Expr
+
+    Examples
+    --------
+    >>> cover_count_symbolic()
+    2*Sum(binomial(P - 1, k), (k, 0, N - 1))
+    >>> cover_count_symbolic(5, 2)
+    10
+    >>> cover_count_symbolic(N=2, evaluate=True)
+    2*P
+    """
+    if evaluate is not None:
+        evaluate = _as_flag(evaluate, "evaluate")
+    numeric = 0
+    values = []
+    for value, name in ((P, "P"), (N, "N")):
+        if value is None:
+            values.append(sympy.Symbol(name, integer=True, positive=True))
+        elif isinstance(value, sympy.Expr):
+            values.append(value)
+        else:
+            values.append(sympy.Integer(as_count(value, name, 1)))
+            numeric += 1
+    p, n = values
+    k = sympy.Symbol("k", integer=True, nonnegative=True)
+    expr = 2 * sympy.Sum(sympy.binomial(p - 1, k), (k, 0, n - 1))
+    if evaluate is None:
+        evaluate = numeric == 2
+    return sympy.simplify(expr.doit()) if evaluate else expr
+
+
+# ---------------------------------------------------------------------------
+# Exact enumeration
+# ---------------------------------------------------------------------------
+
+
+def _unit_rows(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64] | None:
+    """Homogeneous patterns scaled to unit length, or None if one is at the origin.
+
+    Separability only depends on the direction of each (homogeneous) pattern, and
+    a pattern at the origin lies on every hyperplane through the origin.
+    """
+    Z = _homogeneous(X, threshold)
+    norms = np.linalg.norm(Z, axis=1)
+    if np.any(norms == 0):
+        return None
+    return Z / norms[:, None]
+
+
+def _sorted_rows(S: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Rows in lexicographic order (-1 before +1, first column most significant)."""
+    if S.shape[0] == 0:
+        return S
+    return S[np.lexsort(S.T[::-1])]
+
+
+def _enumerate_incremental(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], int]:
+    """All separable labelings of the rows of ``U`` (unit, homogeneous), and the LP count.
+
+    Grows the set point by point. Invariant: ``S`` holds every separable labeling
+    of the first k points that starts with +1, each with a weight vector that
+    strictly separates it. A separable labeling of k + 1 points restricts to a
+    separable labeling of the first k, so trying both signs for the new point on
+    every member of ``S`` finds all of them. The sign ``w . u`` agrees with is free
+    (the stored ``w`` already works); only the other sign needs a linear program.
+    Labelings starting with -1 are the negations (``w -> -w``), added at the end.
+    """
+    P, D = U.shape
+    S = np.ones((1, 1), dtype=np.int64)
+    W = U[:1].copy()  # u_0 . u_0 = 1 > 0 separates the labeling (+1,)
+    n_lp = 0
+    for k in range(1, P):
+        u = U[k]
+        side = W @ u
+        new_S: list[NDArray[np.int64]] = []
+        new_W: list[NDArray[np.float64]] = []
+        for s, w, v in zip(S, W, side, strict=True):
+            for label in (1, -1):
+                if label * v > 0:  # the stored separator already puts u on this side
+                    new_S.append(np.append(s, label))
+                    new_W.append(w)
+                    continue
+                s_ext = np.append(s, label)
+                n_lp += 1
+                _, w_ext = _max_min_lp(s_ext[:, None] * U[: k + 1])
+                if w_ext is not None:
+                    new_S.append(s_ext)
+                    new_W.append(w_ext)
+        if not new_S:  # pragma: no cover - impossible for unit rows (s, sign(w.u))
+            return np.zeros((0, P), dtype=np.int64), n_lp
+        S = np.array(new_S, dtype=np.int64)
+        W = np.array(new_W)
+    return np.vstack([S, -S]), n_lp
+
+
+def _enumerate_bruteforce(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], int]:
+    """Every labeling of the rows of ``U`` tested by its own LP (reference method)."""
+    found = []
+    n_lp = 0
+    for labels in itertools.product((-1, 1), repeat=U.shape[0]):
+        s = np.array(labels, dtype=np.int64)
+        n_lp += 1
+        if _max_min_lp(s[:, None] * U)[1] is not None:
+            found.append(s)
+    return np.array(found, dtype=np.int64).reshape(-1, U.shape[0]), n_lp
+
+
+def separable_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray[np.int64]:
+    """Every linearly separable labeling of the patterns, one row of -1/+1 each.
+
+    Exact for any finite set of points, in general position or not. The labelings
+    are grown one point at a time: each separable labeling of the first k points
+    is stored with a separator, and extended by both signs for point k + 1; the
+    sign the separator already gives is free, the other is decided by one linear
+    program (see :func:`perclib.geometry.is_separable` for its tolerance). Since
+    ``s`` is separable exactly when ``-s`` is, only labelings with a +1 first are
+    grown. The cost is about one LP per separable labeling of each prefix, far
+    fewer than the ``2**P`` of testing every labeling.
+
+    A pattern at the origin without threshold lies on every hyperplane through the
+    origin, so no labeling is strictly separable: the result then has no rows.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+        Patterns, one per row.
+    threshold : bool, default False
+        Allow a threshold (affine hyperplanes).
+
+    Returns
+    -------
+    ndarray of int, shape (n, P)
+        The separable labelings in lexicographic order (-1 before +1).
+
+    Examples
+    --------
+    >>> separable_dichotomies([[1.0], [2.0]]).tolist()
+    [[-1, -1], [1, 1]]
+    >>> separable_dichotomies([[-1.0], [1.0]], threshold=True).tolist()
+    [[-1, -1], [-1, 1], [1, -1], [1, 1]]
+    """
+    X = as_patterns(X)
+    threshold = _as_flag(threshold, "threshold")
+    U = _unit_rows(X, threshold)
+    if U is None:
+        return np.zeros((0, X.shape[0]), dtype=np.int64)
+    return _sorted_rows(_enumerate_incremental(U)[0])
+
+
+def count_dichotomies(X: ArrayLike, *, threshold: bool = False) -> int:
+    """How many labelings of the patterns are linearly separable, exactly.
+
+    Equal to ``cover_count(P, N)`` (``cover_count(P, N + 1)`` with threshold) for
+    points in general position, and smaller otherwise; computed by enumeration
+    (:func:`separable_dichotomies`), so it works for any point set.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+        Patterns, one per row.
+    threshold : bool, default False
+        Allow a threshold (affine hyperplanes).
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from perclib import boolean_cube
+    >>> count_dichotomies(boolean_cube(2), threshold=True)  # all but XOR and XNOR
+    14
+    >>> count_dichotomies([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    6
+    """
+    X = as_patterns(X)
+    threshold = _as_flag(threshold, "threshold")
+    U = _unit_rows(X, threshold)
+    if U is None:
+        return 0
+    return int(_enumerate_incremental(U)[0].shape[0])
+
+
+def separable_dichotomies_bruteforce(
+    X: ArrayLike, *, threshold: bool = False
+) -> NDArray[np.int64]:
+    """Separable labelings found by testing all ``2**P`` labelings with an LP.
+
+    The slow, obviously correct reference for :func:`separable_dichotomies` (same
+    output, same order); useful to check it and to see what it saves. Limited to
+    P <= 20.
+
+    Examples
+    --------
+    >>> separable_dichotomies_bruteforce([[1.0], [2.0]]).tolist()
+    [[-1, -1], [1, 1]]
+    """
+    X = as_patterns(X)
+    threshold = _as_flag(threshold, "threshold")
+    if X.shape[0] > MAX_BRUTEFORCE_POINTS:
+        raise ValueError(
+            f"testing all 2**{X.shape[0]} labelings is too slow; the brute-force "
+            f"method accepts at most {MAX_BRUTEFORCE_POINTS} patterns"
+        )
+    U = _unit_rows(X, threshold)
+    if U is None:
+        return np.zeros((0, X.shape[0]), dtype=np.int64)
+    return _sorted_rows(_enumerate_bruteforce(U)[0])
