@@ -1,5 +1,22 @@
 """Training algorithms, each returning a full trace of what it did."""
 
+from perclib.train.large_margin import (
+    LargeMarginResult,
+    adatron,
+    admissible_arc,
+    direction_margins,
+    margin_perceptron,
+    minover,
+)
 from perclib.train.perceptron import PerceptronResult, perceptron
 
-__all__ = ["PerceptronResult", "perceptron"]
+__all__ = [
+    "LargeMarginResult",
+    "PerceptronResult",
+    "adatron",
+    "admissible_arc",
+    "direction_margins",
+    "margin_perceptron",
+    "minover",
+    "perceptron",
+]

@@ -1,0 +1,592 @@
+"""Algorithms that look for a separator with a *large* margin, with full traces.
+
+Three classical rules, all for hyperplanes through the origin (for a threshold,
+train on :func:`perclib.augment` patterns; note that the constant input then makes
+the bias part of the weight vector, so its size is penalised too and the
+"augmented" maximum margin is in general *smaller* than the margin of the best
+affine hyperplane, :func:`perclib.max_margin` with ``threshold=True``).
+
+* :func:`margin_perceptron`: the perceptron, but it also updates on patterns that
+  are correct with too little room, ``y (w.x) <= beta``.
+* :func:`minover`: Krauth and Mezard's MinOver, which always updates on the pattern
+  with the smallest stability ``y (w.x)``.
+* :func:`adatron`: Anlauf and Biehl's AdaTron, coordinate ascent on the dual
+  problem of the maximum-margin separator, in terms of embedding strengths.
+
+All three write the weights as ``w = w0 + sum_mu a_mu y_mu x_mu`` with embedding
+strengths ``a_mu >= 0`` (``w0 = 0`` except for the margin perceptron on request).
+This gives a *certificate*: for any unit separator ``u`` with margin ``gamma``,
+``u.w = sum_mu a_mu y_mu (u.x_mu) >= gamma sum_mu a_mu``, and ``u.w <= ||w||``, so
+
+    margin(w)  <=  gamma_max  <=  ||w|| / sum_mu a_mu.
+
+The left side is what the current weights achieve, the right side an upper bound
+on what any separator can achieve; their gap is a proven distance to the optimum
+(it is zero exactly at the maximum-margin solution). MinOver and AdaTron stop when
+the relative gap falls below ``tol``.
+
+Finally, :func:`direction_margins` and :func:`admissible_arc` describe the family
+H_gamma of separators with margin at least gamma in the plane (lesson 6).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perclib._validation import (
+    as_count,
+    as_labels,
+    as_patterns,
+    as_positive_float,
+    as_rng,
+    as_weights,
+)
+
+_FIRST_BLOCK = 32
+_MAX_BLOCK = 8192
+# Rows of the weight trace processed at a time when computing margins over time.
+_CHUNK = 2048
+
+
+@dataclass(frozen=True, eq=False)
+class LargeMarginResult:
+    """What a large-margin training run did, update by update.
+
+    Every update has the form ``w <- w + c * y_i * x_i`` (a change ``c`` of the
+    embedding strength of pattern ``i``), so the whole run is stored as the pairs
+    ``(indices[k], coefficients[k])`` and the weights are rebuilt from them.
+
+    Attributes
+    ----------
+    algorithm : str
+        ``"margin_perceptron"``, ``"minover"`` or ``"adatron"``.
+    w : ndarray, shape (N,)
+        Final weights.
+    converged : bool
+        Margin perceptron: the last epoch made no update (every ``y (w.x) > beta``).
+        MinOver, AdaTron: the certified relative gap to the maximum margin reached
+        ``tol`` (see :attr:`gap`).
+    iterations : int
+        Epochs (margin perceptron, AdaTron) or steps (MinOver) performed.
+    indices : ndarray of int, shape (n_updates,)
+        The pattern behind each update, in order.
+    coefficients : ndarray, shape (n_updates,)
+        Change of that pattern's strength at each update (``eta`` for the margin
+        perceptron, 1 for MinOver, of either sign for AdaTron).
+    strengths : ndarray, shape (P,)
+        Embedding strengths ``a`` with ``w = w0 + sum_mu a_mu y_mu x_mu``, all >= 0.
+    w0 : ndarray, shape (N,)
+        Starting weights.
+    """
+
+    algorithm: str
+    w: NDArray[np.float64]
+    converged: bool
+    iterations: int
+    indices: NDArray[np.int64]
+    coefficients: NDArray[np.float64]
+    strengths: NDArray[np.float64]
+    w0: NDArray[np.float64]
+    _X: NDArray[np.float64] = field(repr=False)
+    _y: NDArray[np.float64] = field(repr=False)
+
+    @property
+    def n_updates(self) -> int:
+        """Number of updates made in the whole run."""
+        return int(self.indices.size)
+
+    @property
+    def support(self) -> NDArray[np.int64]:
+        """Patterns with a positive embedding strength (for AdaTron: the support patterns)."""
+        return np.flatnonzero(self.strengths > 0).astype(np.int64)
+
+    @cached_property
+    def weights(self) -> NDArray[np.float64]:
+        """Weights after each update, the start included: shape ``(n_updates + 1, N)``."""
+        steps = (self.coefficients * self._y[self.indices])[:, None] * self._X[self.indices]
+        return np.cumsum(np.vstack([self.w0[None, :], steps]), axis=0)
+
+    @cached_property
+    def margins(self) -> NDArray[np.float64]:
+        """Normalised margin ``min_mu y_mu (w.x_mu) / ||w||`` after each update.
+
+        NaN where the weights are zero (no hyperplane). Shape ``(n_updates + 1,)``.
+        """
+        out = np.empty(self.weights.shape[0])
+        for start in range(0, out.size, _CHUNK):
+            Wk = self.weights[start : start + _CHUNK]
+            norms = np.linalg.norm(Wk, axis=1)
+            worst = np.min((Wk @ self._X.T) * self._y, axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[start : start + _CHUNK] = np.where(norms > 0, worst / norms, np.nan)
+        return out
+
+    @cached_property
+    def upper_bounds(self) -> NDArray[np.float64]:
+        """The certificate ``||w|| / sum_mu a_mu >= gamma_max`` after each update.
+
+        Valid when the data are separable and the run started from ``w0 = 0``
+        (otherwise, and before the first update, NaN). Shape ``(n_updates + 1,)``.
+        """
+        out = np.full(self.weights.shape[0], np.nan)
+        if np.any(self.w0 != 0):
+            return out
+        # Total strength after each update: the running sum of the coefficients.
+        total = np.concatenate([[0.0], np.cumsum(self.coefficients)])
+        norms = np.linalg.norm(self.weights, axis=1)
+        ok = total > 0
+        out[ok] = norms[ok] / total[ok]
+        return out
+
+    @property
+    def margin(self) -> float:
+        """Normalised margin of the final weights (NaN if they are zero)."""
+        return float(self.margins[-1])
+
+    @property
+    def gap(self) -> float:
+        """Certified relative distance to the optimum: ``1 - margin / upper_bound`` (final weights)."""
+        upper = float(self.upper_bounds[-1])
+        return 1.0 - self.margin / upper if upper > 0 else float("nan")
+
+    def __repr__(self) -> str:
+        state = "converged" if self.converged else "did NOT converge"
+        return (
+            f"LargeMarginResult({self.algorithm}, {state} after {self.iterations} iteration(s), "
+            f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
+        )
+
+
+def _as_nonnegative_float(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    value = float(value)
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value}")
+    return value
+
+
+def _as_tol(tol: object) -> float:
+    tol = as_positive_float(tol, "tol")
+    if tol >= 1:
+        raise ValueError(f"tol is a relative gap and must be < 1, got {tol}")
+    return tol
+
+
+def _certified(w: NDArray[np.float64], total: float, worst: float, tol: float) -> bool:
+    """True when ``margin(w) > 0`` is within relative ``tol`` of the upper bound ``||w|| / total``."""
+    norm = float(np.linalg.norm(w))
+    if worst <= 0 or norm == 0 or total <= 0:
+        return False
+    return 1.0 - (worst / norm) / (norm / total) <= tol
+
+
+# ---------------------------------------------------------------------------
+# The perceptron with margin
+# ---------------------------------------------------------------------------
+
+
+def margin_perceptron(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    beta: float,
+    eta: float = 1.0,
+    w0: ArrayLike | None = None,
+    max_epochs: int = 1000,
+    order: str = "cyclic",
+    rng: object = None,
+) -> LargeMarginResult:
+    """The perceptron with margin: update whenever ``y (w.x) <= beta``.
+
+    ``beta = 0`` is the classical perceptron. Note that ``beta`` is compared with the
+    *unnormalised* stability ``y (w.x)``, whose scale grows with ``||w||``, i.e. with
+    ``eta`` and the pattern norms: only ``beta / (eta R^2)`` matters (``R = max ||x||``).
+
+    Guarantee (from ``w0 = 0``, separable data with maximum margin ``gamma``): the
+    proof of Novikoff's theorem goes through with ``||w||^2`` growing by at most
+    ``2 eta beta + eta^2 R^2`` per update, which gives
+
+    * at most ``(R^2 + 2 beta / eta) / gamma^2`` updates, and
+    * a final margin ``> gamma * beta / (2 beta + eta R^2)``,
+
+    so for ``beta >> eta R^2`` at least (nearly) half of the maximum margin is
+    guaranteed. In practice the margin is often much closer to ``gamma``.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+        Patterns, one per row.
+    y : array_like, shape (P,)
+        Labels in {-1, +1}.
+    beta : float
+        Required stability, >= 0 (keyword only: there is no natural default).
+    eta : float, default 1
+        Learning rate (> 0).
+    w0 : array_like, shape (N,), optional
+        Starting weights; zeros by default (the guarantees above assume zeros).
+    max_epochs : int, default 1000
+        Upper limit on passes through the data; non-separable data stop here with
+        ``converged=False``.
+    order : {"cyclic", "random"}
+        Present patterns 0..P-1 every epoch, or in a fresh seeded permutation each epoch.
+    rng : seed or Generator, optional
+        Used only with ``order="random"``.
+
+    Returns
+    -------
+    LargeMarginResult
+
+    Examples
+    --------
+    >>> res = margin_perceptron([[1.0, 0.0], [0.0, 1.0]], [1, 1], beta=1.0)
+    >>> res.converged, res.w.tolist()
+    (True, [2.0, 2.0])
+    """
+    X = as_patterns(X)
+    y = as_labels(y, X.shape[0])
+    P, N = X.shape
+    beta = _as_nonnegative_float(beta, "beta")
+    eta = as_positive_float(eta, "eta")
+    max_epochs = as_count(max_epochs, "max_epochs", 1)
+    if order not in ("cyclic", "random"):
+        raise ValueError(f"order must be 'cyclic' or 'random', got {order!r}")
+    w_start = np.zeros(N) if w0 is None else as_weights(w0, N, name="w0").copy()
+    gen = as_rng(rng) if order == "random" else None
+
+    w = w_start.copy()
+    updates: list[NDArray[np.int64]] = []
+    converged = False
+    epochs = 0
+    for _ in range(max_epochs):
+        epochs += 1
+        perm = gen.permutation(P) if gen is not None else None
+        w, done = _margin_epoch(X, y, w, eta, beta, perm)
+        updates.append(done)
+        if done.size == 0:
+            converged = True
+            break
+    indices = np.concatenate(updates).astype(np.int64)
+    return LargeMarginResult(
+        algorithm="margin_perceptron",
+        w=w,
+        converged=converged,
+        iterations=epochs,
+        indices=indices,
+        coefficients=np.full(indices.size, eta),
+        strengths=eta * np.bincount(indices, minlength=P).astype(np.float64),
+        w0=w_start,
+        _X=X,
+        _y=y,
+    )
+
+
+def _margin_epoch(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    w: NDArray[np.float64],
+    eta: float,
+    beta: float,
+    perm: NDArray[np.int64] | None,
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """One pass; same result as a pattern-by-pattern loop, with vectorised look-ahead.
+
+    Stabilities of a block of upcoming patterns are computed with the current ``w``
+    in one product; the first one ``<= beta`` is the next update, after which the
+    search restarts right behind it.
+    """
+    P = X.shape[0]
+    Xo = X if perm is None else X[perm]
+    yo = y if perm is None else y[perm]
+    done: list[int] = []
+    pos, block = 0, _FIRST_BLOCK
+    while pos < P:
+        stop = min(pos + block, P)
+        low = np.flatnonzero(yo[pos:stop] * (Xo[pos:stop] @ w) <= beta)
+        if low.size == 0:
+            pos = stop
+            block = min(2 * block, _MAX_BLOCK)
+            continue
+        j = pos + int(low[0])
+        w = w + (eta * yo[j]) * Xo[j]
+        done.append(j if perm is None else int(perm[j]))
+        pos = j + 1
+        block = _FIRST_BLOCK
+    return w, np.array(done, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------
+# MinOver (Krauth & Mezard 1987)
+# ---------------------------------------------------------------------------
+
+
+def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float = 1e-3) -> LargeMarginResult:
+    """MinOver: from ``w = 0``, always update on the pattern of minimal stability.
+
+    Each step computes the stabilities ``h_mu = y_mu (w.x_mu)``, picks the smallest
+    (the first one on ties) and adds ``y_mu x_mu`` to ``w``. Unlike the perceptron it
+    keeps updating after the data are separated: for separable data the normalised
+    margin ``min_mu h_mu / ||w||`` converges to the maximum margin (Krauth & Mezard,
+    1987), but only asymptotically, and slowly.
+
+    The run stops when the certified gap (module docstring) satisfies
+    ``1 - margin / (||w|| / steps) <= tol`` (``converged=True``), or after
+    ``max_steps`` steps (``converged=False``; always so for non-separable data).
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+        Patterns, one per row.
+    y : array_like, shape (P,)
+        Labels in {-1, +1}.
+    max_steps : int, default 10000
+        Upper limit on the number of updates.
+    tol : float, default 1e-3
+        Relative gap to the maximum margin at which to stop, in (0, 1).
+
+    Returns
+    -------
+    LargeMarginResult
+        Every step is an update, so ``iterations == n_updates``.
+
+    Examples
+    --------
+    >>> res = minover([[1.0, 0.0], [0.0, 1.0]], [1, 1], max_steps=100)
+    >>> res.converged, res.n_updates, res.w.tolist()
+    (True, 2, [1.0, 1.0])
+    """
+    X = as_patterns(X)
+    y = as_labels(y, X.shape[0])
+    P, N = X.shape
+    max_steps = as_count(max_steps, "max_steps", 1)
+    tol = _as_tol(tol)
+    J = y[:, None] * X  # reflected patterns: the stabilities are J @ w
+    w = np.zeros(N)
+    indices = np.empty(max_steps, dtype=np.int64)
+    converged = False
+    steps = 0
+    h = J @ w
+    while steps < max_steps:
+        mu = int(np.argmin(h))
+        w = w + J[mu]
+        indices[steps] = mu
+        steps += 1
+        h = J @ w  # recomputed, not updated, so no rounding drifts in
+        if _certified(w, float(steps), float(h.min()), tol):
+            converged = True
+            break
+    indices = indices[:steps]
+    return LargeMarginResult(
+        algorithm="minover",
+        w=w,
+        converged=converged,
+        iterations=steps,
+        indices=indices,
+        coefficients=np.ones(steps),
+        strengths=np.bincount(indices, minlength=P).astype(np.float64),
+        w0=np.zeros(N),
+        _X=X,
+        _y=y,
+    )
+
+
+# ---------------------------------------------------------------------------
+# AdaTron (Anlauf & Biehl 1989)
+# ---------------------------------------------------------------------------
+
+
+def adatron(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    max_epochs: int = 10_000,
+    eta: float = 1.0,
+    tol: float = 1e-9,
+) -> LargeMarginResult:
+    """AdaTron: the maximum-margin separator by ascent on the embedding strengths.
+
+    The maximum-margin problem ``min ||w||^2 / 2`` subject to ``y_mu (w.x_mu) >= 1``
+    has the dual ``max_a sum_mu a_mu - a.Q a / 2`` over ``a >= 0``, with the kernel
+    matrix ``Q_{mu nu} = y_mu y_nu (x_mu . x_nu)``; then ``w = sum_mu a_mu y_mu x_mu``.
+    AdaTron sweeps through the patterns and changes one strength at a time,
+
+        a_mu <- max(0, a_mu + eta (1 - h_mu) / Q_{mu mu}),   h_mu = (Q a)_mu = y_mu (w.x_mu),
+
+    i.e. patterns with stability below 1 are embedded more, those above 1 less, and
+    no strength becomes negative. With ``eta = 1`` each change maximises the dual
+    exactly along that coordinate; any ``0 < eta < 2`` increases it, and the strengths
+    converge to a solution of the dual, so ``w`` converges to the maximum-margin
+    weights (scaled so that the support patterns have ``h = 1``, ``||w|| = 1/gamma``).
+    The support patterns are those whose strength stays positive.
+
+    The run stops after the first epoch at whose end the certified relative gap
+    (module docstring) is ``<= tol`` (``converged=True``) or after ``max_epochs``
+    (``converged=False``; always so for non-separable data, where the strengths grow
+    without bound). The kernel matrix has ``P^2`` entries, so keep ``P`` moderate.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+        Patterns, one per row.
+    y : array_like, shape (P,)
+        Labels in {-1, +1}.
+    max_epochs : int, default 10000
+        Upper limit on sweeps through the patterns. Convergence is linear but can be
+        slow when a non-support pattern sits almost exactly at the optimal margin.
+    eta : float, default 1
+        Step in units of ``1 / ||x_mu||^2``; must satisfy ``0 < eta < 2``.
+    tol : float, default 1e-9
+        Relative gap to the maximum margin at which to stop, in (0, 1).
+
+    Returns
+    -------
+    LargeMarginResult
+        ``strengths`` are the embedding strengths ``a``; ``support`` their positive entries.
+
+    Examples
+    --------
+    >>> res = adatron([[2.0, 0.0], [0.0, 1.0]], [1, 1])
+    >>> res.converged, np.round(res.strengths, 6).tolist(), np.round(res.w, 6).tolist()
+    (True, [0.25, 1.0], [0.5, 1.0])
+    """
+    X = as_patterns(X)
+    y = as_labels(y, X.shape[0])
+    P, N = X.shape
+    max_epochs = as_count(max_epochs, "max_epochs", 1)
+    eta = as_positive_float(eta, "eta")
+    if eta >= 2:
+        raise ValueError(f"eta must be < 2 (in units of 1/||x||^2) for AdaTron to converge, got {eta}")
+    tol = _as_tol(tol)
+    if P > 5000:
+        raise ValueError(f"adatron stores the {P} x {P} kernel matrix; use at most 5000 patterns")
+    J = y[:, None] * X
+    Q = J @ J.T
+    diag = np.diag(Q).copy()
+    # A pattern at the origin can never reach stability 1 (the data are not separable
+    # through the origin); give it a unit step so its strength grows, as the dual says.
+    step = np.where(diag > 0, eta / np.where(diag > 0, diag, 1.0), eta)
+    a = np.zeros(P)
+    h = np.zeros(P)
+    idx: list[int] = []
+    coef: list[float] = []
+    converged = False
+    epochs = 0
+    for _ in range(max_epochs):
+        epochs += 1
+        for mu in range(P):
+            new = max(0.0, a[mu] + step[mu] * (1.0 - h[mu]))
+            delta = new - a[mu]
+            if delta != 0.0:
+                a[mu] = new
+                h += delta * Q[:, mu]
+                idx.append(mu)
+                coef.append(delta)
+        h = Q @ a  # exact stabilities at the end of the epoch (no accumulated rounding)
+        w = J.T @ a
+        if _certified(w, float(a.sum()), float(h.min()), tol):
+            converged = True
+            break
+    indices = np.array(idx, dtype=np.int64)
+    coefficients = np.array(coef, dtype=np.float64)
+    return LargeMarginResult(
+        algorithm="adatron",
+        w=J.T @ a,
+        converged=converged,
+        iterations=epochs,
+        indices=indices,
+        coefficients=coefficients,
+        strengths=a,
+        w0=np.zeros(N),
+        _X=X,
+        _y=y,
+    )
+
+
+# ---------------------------------------------------------------------------
+# The family H_gamma in the plane
+# ---------------------------------------------------------------------------
+
+
+def _plane_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    X = as_patterns(X)
+    y = as_labels(y, X.shape[0])
+    if X.shape[1] != 2:
+        raise ValueError(f"this works in the plane: patterns must have 2 coordinates, got {X.shape[1]}")
+    return X, y
+
+
+def direction_margins(X: ArrayLike, y: ArrayLike, angles: ArrayLike) -> NDArray[np.float64]:
+    """Margin of the unit normal ``(cos phi, sin phi)`` for every angle ``phi`` (2-D, no threshold).
+
+    A brute-force scan: ``min_mu y_mu (cos phi x_mu1 + sin phi x_mu2)`` for each angle.
+
+    Examples
+    --------
+    >>> direction_margins([[1.0, 0.0], [0.0, 2.0]], [1, 1], [0.0, np.pi / 4]).round(6).tolist()
+    [0.0, 0.707107]
+    """
+    X, y = _plane_data(X, y)
+    phi = np.asarray(angles, dtype=np.float64)
+    if phi.ndim > 1 or not np.all(np.isfinite(phi)):
+        raise ValueError("angles must be a finite number or 1-D array of numbers")
+    U = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    return np.min((U @ X.T) * y, axis=-1)
+
+
+def admissible_arc(X: ArrayLike, y: ArrayLike, gamma: float) -> tuple[float, float] | None:
+    """Angles ``phi`` whose unit normal ``(cos phi, sin phi)`` has margin >= ``gamma`` (2-D).
+
+    Write the reflected pattern ``y_mu x_mu = r_mu (cos t_mu, sin t_mu)``. Its stability
+    under the unit normal at angle ``phi`` is ``r_mu cos(phi - t_mu)``, which is
+    ``>= gamma`` exactly on the arc ``|phi - t_mu| <= arccos(gamma / r_mu)``. For
+    ``gamma > 0`` every such arc is shorter than a half-turn, so their intersection is
+    a single arc (or empty): the set H_gamma of separators with margin >= gamma is an
+    interval of directions. It is empty for ``gamma`` above the maximum margin and
+    shrinks to the single optimal direction at the maximum margin.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, 2)
+    y : array_like, shape (P,)
+    gamma : float
+        Required margin, > 0.
+
+    Returns
+    -------
+    (lo, hi) or None
+        The arc ``lo <= phi <= hi`` in radians (``hi - lo < pi``; ``lo`` in
+        ``(-pi, pi]``, ``hi`` possibly beyond ``pi``), or None when it is empty.
+
+    Examples
+    --------
+    >>> lo, hi = admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], 0.5)
+    >>> round(np.degrees(lo), 6), round(np.degrees(hi), 6)
+    (-15.0, 15.0)
+    >>> admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], 0.8) is None  # max margin 0.707
+    True
+    """
+    X, y = _plane_data(X, y)
+    gamma = as_positive_float(gamma, "gamma")
+    J = y[:, None] * X
+    r = np.linalg.norm(J, axis=1)
+    if np.any(r < gamma):
+        return None  # a pattern closer to the origin than gamma: no line through 0 clears it
+    t = np.arctan2(J[:, 1], J[:, 0])
+    half = np.arccos(gamma / r)  # < pi/2 for every pattern since gamma > 0
+    # Unwrap all angles relative to the first pattern's: every admissible phi lies
+    # within pi/2 of t_0, and each t_mu with a non-empty overlap within pi of t_0.
+    t = t[0] + np.angle(np.exp(1j * (t - t[0])))
+    lo = float(np.max(t - half))
+    hi = float(np.min(t + half))
+    if lo > hi:
+        return None
+    shift = 2 * np.pi * np.floor((lo + np.pi) / (2 * np.pi))  # bring lo into [-pi, pi)
+    lo, hi = lo - shift, hi - shift
+    if lo == -np.pi:
+        lo, hi = lo + 2 * np.pi, hi + 2 * np.pi
+    return lo, hi
