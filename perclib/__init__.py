@@ -32,6 +32,14 @@ from perclib.geometry import (
     separating_weights,
 )
 from perclib.train import PerceptronResult, perceptron
+from perclib.train.large_margin import (
+    LargeMarginResult,
+    adatron,
+    admissible_arc,
+    direction_margins,
+    margin_perceptron,
+    minover,
+)
 from perclib.units import (
     augment,
     augment_weights,
@@ -59,6 +67,12 @@ __all__ = [
     "separable_dichotomies",
     "separating_weights",
     "PerceptronResult",
+    "LargeMarginResult",
+    "adatron",
+    "admissible_arc",
+    "direction_margins",
+    "margin_perceptron",
+    "minover",
     "TeacherData",
     "augment",
     "augment_weights",
