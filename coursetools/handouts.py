@@ -18,7 +18,7 @@ Each lesson becomes ``OUT/NN_name.html`` (one self-contained page) and
 During the build every browser request other than ``file:``/``data:`` is refused and
 reported as an error, so a handout can't silently depend on the network.
 
-Needs: Chromium (``/usr/bin/chromium``, or ``$CHROMIUM``), MathJax 2
+Needs: Chromium (``chromium`` on the PATH, or ``$PERCEPTRON_CHROMIUM``), MathJax 2
 (``/usr/share/javascript/mathjax/MathJax.js``, or ``$MATHJAX_JS``), playwright (the
 Python package only; its own browser download is not used).
 
@@ -58,6 +58,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    "--disable-dev-shm-usage",
     "--allow-file-access-from-files",
 ]
 MATHJAX_CANDIDATES = (
@@ -166,9 +167,10 @@ class Handout:
 
 
 def find_chromium() -> str | None:
-    env = os.environ.get("CHROMIUM")
-    if env:
-        return env if Path(env).is_file() else shutil.which(env)
+    for var in ("PERCEPTRON_CHROMIUM", "CHROMIUM"):
+        env = os.environ.get(var)
+        if env:
+            return env if Path(env).is_file() else shutil.which(env)
     for name in CHROMIUM_CANDIDATES:
         path = shutil.which(name)
         if path:
@@ -307,7 +309,7 @@ def build(
     chromium = find_chromium()
     if chromium is None:
         raise CourseToolsError(
-            "Chromium not found: install Debian's 'chromium' or set $CHROMIUM"
+            "Chromium not found: install Debian's 'chromium' or set $PERCEPTRON_CHROMIUM"
         )
     mathjax = find_mathjax()
     if mathjax is None:
