@@ -6,6 +6,18 @@ Conventions: patterns are rows of ``X`` (shape ``(P, N)``, float64), labels are
 hyperplanes through the origin.
 """
 
+from perclib.capacity import (
+    ExtensionSplit,
+    SeparableFractionEstimate,
+    arrangement_dichotomies,
+    capacity_curve,
+    cover_counts,
+    dependent_subsets,
+    extension_split,
+    nonseparable_restrictions,
+    project_out,
+    separable_fraction_mc,
+)
 from perclib.counting import (
     capacity_fraction,
     count_dichotomies,
@@ -55,6 +67,16 @@ __version__ = "0.1.0"
 
 __all__ = [
     "MaxMarginResult",
+    "ExtensionSplit",
+    "SeparableFractionEstimate",
+    "arrangement_dichotomies",
+    "capacity_curve",
+    "cover_counts",
+    "dependent_subsets",
+    "extension_split",
+    "nonseparable_restrictions",
+    "project_out",
+    "separable_fraction_mc",
     "capacity_fraction",
     "count_dichotomies",
     "cover_count",
