@@ -60,7 +60,7 @@ def setup_plane(ax: Axes, limits: tuple[float, float, float, float] = (-2, 2, -2
 
     Examples
     --------
-    >>> fig, (ax,) = new_figure(); setup_plane(ax, (-1, 1, -1, 1)); ax.get_xlim()
+    >>> fig, (ax,) = new_figure(); setup_plane(ax, (-1, 1, -1, 1)); tuple(map(float, ax.get_xlim()))
     (-1.0, 1.0)
     """
     xmin, xmax, ymin, ymax = (float(v) for v in limits)
@@ -125,7 +125,7 @@ def line_points(w: ArrayLike, offset: float = 0.0, extent: float = 1e3) -> NDArr
     Examples
     --------
     >>> line_points([0.0, 1.0], 0.5, extent=1.0).tolist()
-    [[1.0, 0.5], [-1.0, 0.5]]
+    [[-1.0, 0.5], [1.0, 0.5]]
     """
     w = np.asarray(w, dtype=float)[:2]
     norm2 = float(w @ w)

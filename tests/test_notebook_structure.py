@@ -1,0 +1,100 @@
+"""Every lesson notebook has the shape the course promises.
+
+Executed top to bottom (counts 1..n, no stored errors), a title, goals and a
+summary, at least one slider widget, exercises with balanced nbgrader markers
+each followed by a checking cell, and working links to the previous and next lesson.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+LESSONS = sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb") if not p.name.startswith("00_"))
+LINK = re.compile(r"\]\(([^)\s]+?\.ipynb)(#[^)]*)?\)")
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def source(cell: dict) -> str:
+    return "".join(cell.get("source", ""))
+
+
+def code_cells(nb: dict) -> list[dict]:
+    return [c for c in nb["cells"] if c["cell_type"] == "code" and source(c).strip()]
+
+
+def test_there_are_lessons() -> None:
+    assert len(LESSONS) >= 1, "no lesson notebooks found in notebooks/"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda p: p.name)
+class TestLesson:
+    def test_executed_in_order_without_errors(self, path: Path) -> None:
+        cells = code_cells(load(path))
+        counts = [c.get("execution_count") for c in cells]
+        assert counts == list(range(1, len(cells) + 1)), "restart the kernel and run all"
+        for i, cell in enumerate(cells):
+            for out in cell.get("outputs", []):
+                assert out["output_type"] != "error", f"code cell {i} stored an error"
+
+    def test_title_goals_summary(self, path: Path) -> None:
+        nb = load(path)
+        first = source(nb["cells"][0])
+        number = int(path.name[:2])
+        assert re.match(rf"#\s+Lesson {number}\b", first), f"first cell must be '# Lesson {number}: ...'"
+        markdown = "\n".join(source(c) for c in nb["cells"] if c["cell_type"] == "markdown").lower()
+        assert "goal" in markdown and "prerequisite" in markdown
+        assert "summary" in markdown
+        assert "exercise" in markdown
+
+    def test_has_a_slider_widget(self, path: Path) -> None:
+        widget_cells = [
+            c for c in code_cells(load(path))
+            if any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in c["outputs"])
+        ]
+        assert widget_cells, "no cell displays a widget"
+        for cell in widget_cells:
+            tags = cell.get("metadata", {}).get("tags", [])
+            assert any(t.startswith("nbval-") for t in tags), "widget cells need an nbval tag"
+
+    def test_exercises_have_balanced_markers_and_checks(self, path: Path) -> None:
+        cells = load(path)["cells"]
+        exercises = 0
+        for i, cell in enumerate(cells):
+            text = source(cell)
+            begins, ends = text.count("### BEGIN SOLUTION"), text.count("### END SOLUTION")
+            assert begins == ends, f"cell {i}: unbalanced solution markers"
+            if begins:
+                exercises += 1
+                assert cell["cell_type"] == "code", f"cell {i}: markers belong in code cells"
+                following = [c for c in cells[i + 1:] if c["cell_type"] == "code"]
+                assert following and "assert" in source(following[0]), (
+                    f"cell {i}: the next code cell must check the solution with asserts"
+                )
+        assert 2 <= exercises <= 6, f"expected 2-4 exercises, found {exercises}"
+
+    def test_links_to_previous_and_next(self, path: Path) -> None:
+        nb = load(path)
+        text = "\n".join(source(c) for c in nb["cells"] if c["cell_type"] == "markdown")
+        targets = {m.group(1) for m in LINK.finditer(text)}
+        for target in targets:
+            assert (path.parent / target).is_file(), f"link to missing notebook {target}"
+        number = int(path.name[:2])
+        previous = [p.name for p in NOTEBOOKS.glob(f"{number - 1:02d}_*.ipynb")]
+        following = [p.name for p in NOTEBOOKS.glob(f"{number + 1:02d}_*.ipynb")]
+        assert previous and previous[0] in targets, "missing link to the previous lesson"
+        expected_next = following[0] if following else "00_index.ipynb"
+        assert expected_next in targets, f"missing link to {expected_next}"
+
+    def test_small_and_portable(self, path: Path) -> None:
+        text = path.read_text(encoding="utf-8")
+        assert len(text.encode()) < 2_000_000, "notebook too large; lower figure dpi"
+        assert not re.search(r"(/work/|/tmp/|/root/|/home/)[\w.-]", text), "absolute machine path"
+        assert "http://127.0.0.1" not in text and "localhost:" not in text

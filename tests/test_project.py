@@ -1,0 +1,74 @@
+"""Project hygiene: the README's commands, CI, lint, the public API's docs."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import inspect
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import perclib
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return [block.strip() for block in re.findall(r"```bash\n(.*?)```", quick, flags=re.S)]
+
+
+def test_readme_quick_start_is_two_commands() -> None:
+    commands = readme_commands()
+    assert len(commands) == 2, commands
+    assert all("\n" not in c for c in commands), "each quick-start command is one line"
+    assert "jupyter lab" in commands[0]
+    assert "pytest" in commands[1]
+
+
+def test_ci_runs_exactly_the_readme_test_command() -> None:
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert readme_commands()[1] in ci_lines
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "."], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def public_objects():
+    for name in perclib.__all__:
+        obj = getattr(perclib, name)
+        if inspect.isfunction(obj) or inspect.isclass(obj):
+            yield name, obj
+
+
+PUBLIC = list(public_objects())
+
+
+@pytest.mark.parametrize(("name", "obj"), PUBLIC, ids=[name for name, _ in PUBLIC])
+def test_public_api_is_documented_with_an_example(name: str, obj: object) -> None:
+    doc = inspect.getdoc(obj) or ""
+    assert doc, f"{name} has no docstring"
+    if inspect.isfunction(obj):
+        assert "Examples" in doc and ">>>" in doc, f"{name} needs an Examples section"
+
+
+MODULES = sorted(
+    info.name for info in pkgutil.walk_packages(perclib.__path__, prefix="perclib.")
+)
+
+
+@pytest.mark.parametrize("module_name", MODULES)
+def test_docstring_examples_run(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert failures == 0, f"{failures} docstring example(s) failed in {module_name}"
