@@ -2,5 +2,7 @@
 
 from perclib.widgets.base import SliderFigure
 from perclib.widgets.registry import all_demos
+from perclib.widgets.threshold import build_bias_trick_demo, build_threshold_demo
 
 __all__ = ["SliderFigure", "all_demos"]
+__all__ += ["build_bias_trick_demo", "build_threshold_demo"]
