@@ -1,0 +1,104 @@
+"""The shared plotting primitives and the SliderFigure mechanism."""
+
+from __future__ import annotations
+
+import base64
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from perclib.plotting import (
+    decision_line,
+    margin_lines,
+    new_figure,
+    normal_arrow,
+    plot_patterns,
+    setup_plane,
+    update_arrow,
+    update_line,
+    update_patterns,
+)
+from perclib.widgets import SliderFigure
+
+
+def test_decision_line_lies_on_the_hyperplane() -> None:
+    fig, (ax,) = new_figure()
+    setup_plane(ax)
+    w, theta = np.array([2.0, -1.0]), 0.7
+    line = decision_line(ax, w, theta)
+    pts = np.column_stack([line.get_xdata(), line.get_ydata()])
+    assert np.allclose(pts @ w, theta)
+    update_line(line, [0.0, 0.0])  # no hyperplane: nothing drawn, no exception
+    assert np.all(np.isnan(line.get_xdata()))
+
+
+def test_margin_lines_are_at_distance_gamma() -> None:
+    fig, (ax,) = new_figure()
+    w, theta, gamma = np.array([3.0, 4.0]), 1.0, 0.25
+    upper, lower = margin_lines(ax, w, theta, gamma)
+    for line, sign in ((upper, 1), (lower, -1)):
+        pts = np.column_stack([line.get_xdata(), line.get_ydata()])
+        assert np.allclose((pts @ w - theta) / 5.0, sign * gamma)
+
+
+def test_patterns_move_between_classes_in_place() -> None:
+    fig, (ax,) = new_figure()
+    X = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 0.0]])
+    pos, neg = plot_patterns(ax, X, [1, 1, -1])
+    n_collections = len(ax.collections)
+    update_patterns((pos, neg), X, [-1, -1, -1])
+    assert len(ax.collections) == n_collections  # same artists, moved
+    assert pos.get_offsets().shape[0] == 0 and neg.get_offsets().shape[0] == 3
+
+
+def test_normal_arrow_points_along_w_and_hides_for_zero() -> None:
+    fig, (ax,) = new_figure()
+    arrow = normal_arrow(ax, [0.0, 2.0], 1.0, length=0.5)
+    assert np.allclose(arrow.xy, (0.0, 1.0))  # foot (0, 0.5) plus 0.5 along the unit normal
+    update_arrow(arrow, [0.0, 0.0])
+    assert not arrow.get_visible()
+
+
+def make_demo() -> tuple[SliderFigure, object]:
+    fig, (ax,) = new_figure()
+    setup_plane(ax)
+    line = decision_line(ax, [1.0, 0.0])
+
+    def redraw(values: dict) -> str:
+        angle = np.deg2rad(values["angle"])
+        update_line(line, [np.cos(angle), np.sin(angle)], values["theta"])
+        return f"angle {values['angle']:.0f}"
+
+    controls = {
+        "angle": widgets.FloatSlider(value=0.0, min=0.0, max=180.0),
+        "theta": widgets.FloatSlider(value=0.0, min=-1.0, max=1.0),
+    }
+    return SliderFigure(fig, controls, redraw), line
+
+
+def test_slider_move_redraws_the_same_figure() -> None:
+    open_before = plt.get_fignums()
+    demo, line = make_demo()
+    first_png = demo.image.value
+    demo.controls["angle"].value = 90.0
+    assert demo.n_redraws == 2
+    assert np.allclose(line.get_ydata(), 0.0, atol=1e-9)  # w = (0, 1): the line y = 0
+    assert demo.image.value != first_png
+    assert demo.status.value == "angle 90"
+    assert plt.get_fignums() == open_before  # no pyplot figure stacked per move
+
+
+def test_display_bundle_has_widget_and_static_png() -> None:
+    demo, _ = make_demo()
+    bundle = demo._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert base64.b64decode(bundle["image/png"]).startswith(b"\x89PNG")
+    assert bundle["text/plain"] == "<SliderFigure: angle, theta>"
+
+
+def test_slider_figure_needs_controls() -> None:
+    fig, _ = new_figure()
+    with pytest.raises(ValueError, match="at least one control"):
+        SliderFigure(fig, {}, lambda values: None)
