@@ -1,0 +1,235 @@
+"""Lesson 4 widgets: counting separable dichotomies, and the capacity curve.
+
+:func:`build_dichotomy_explorer` shows P random points in the plane under one of
+their 2^P labellings, the separating line when there is one (LP), and, beside it, how
+many labellings are separable for every P (enumerated) against Cover's count.
+
+:func:`build_capacity_curve` draws the fraction ``C(P, N) / 2**P`` of separable
+dichotomies against the load ``alpha = P / N`` for the current N, with a marker at
+the current P.
+
+Everything expensive (the enumeration of every prefix of the points) is done once
+when a widget is built; a slider move solves at most one small LP and moves artists.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+import ipywidgets as widgets
+import numpy as np
+from numpy.typing import NDArray
+
+from perclib._validation import as_count, as_rng
+from perclib.capacity import arrangement_dichotomies, capacity_curve
+from perclib.counting import capacity_fraction, cover_count
+from perclib.geometry import in_general_position, separating_weights
+from perclib.plotting import (
+    ACCENT_COLOR,
+    BOUNDARY_COLOR,
+    HIGHLIGHT_COLOR,
+    MARGIN_COLOR,
+    POSITIVE_COLOR,
+    decision_line,
+    legend,
+    new_figure,
+    normal_arrow,
+    plot_patterns,
+    setup_plane,
+    update_arrow,
+    update_line,
+    update_patterns,
+)
+from perclib.widgets.base import SliderFigure
+
+_BAR_COLOR = "#b9cfe0"  # pale blue: enumerated counts of the other P
+
+
+def labelling_from_index(index: int, P: int) -> NDArray[np.int64]:
+    """Labelling number ``index`` (taken mod 2**P) of P points: bit i set means y_i = +1.
+
+    Examples
+    --------
+    >>> labelling_from_index(5, 3).tolist()    # 5 = 0b101
+    [1, -1, 1]
+    >>> labelling_from_index(8, 3).tolist()    # 8 mod 8 = 0: everything -1
+    [-1, -1, -1]
+    """
+    index = as_count(index, "index")
+    P = as_count(P, "P", minimum=1)
+    bits = (index % 2**P) >> np.arange(P) & 1
+    return (2 * bits - 1).astype(np.int64)
+
+
+def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure:
+    """Browse the labellings of P random points in the plane and count the separable ones.
+
+    Controls: ``P`` (how many of the points are used), ``labelling`` (which labelling:
+    its binary digits are the labels, or, with ``separable only``, its position in the
+    list of separable ones), ``threshold`` (lines through the origin, or any line).
+
+    Parameters
+    ----------
+    P_max : int, default 8
+        Largest number of points (2..10).
+    rng : seed or Generator, default 4
+        Draws the points (standard Gaussian, in general position with probability one;
+        checked).
+
+    Examples
+    --------
+    >>> demo = build_dichotomy_explorer(5)
+    >>> demo.controls["P"].value = 4
+    >>> "8 of 16" in demo.status.value                       # C(4, 2) = 8
+    True
+    >>> demo.controls["threshold"].value = True
+    >>> "14 of 16" in demo.status.value                      # C(4, 3) = 14
+    True
+    """
+    P_max = as_count(P_max, "P_max", minimum=2)
+    if P_max > 10:
+        raise ValueError(f"P_max must be at most 10 (2**P labellings are browsed), got {P_max}")
+    X = as_rng(rng).standard_normal((P_max, 2))
+    if not (in_general_position(X) and in_general_position(X, threshold=True)):
+        raise ValueError("the drawn points are not in general position; choose another rng")
+    # Every prefix enumerated once (no LP: cells of the arrangement), both settings.
+    separable = {
+        th: [arrangement_dichotomies(X[:P], threshold=th) for P in range(1, P_max + 1)]
+        for th in (False, True)
+    }
+    Ps = np.arange(1, P_max + 1)
+
+    fig, (ax, bx) = new_figure(2, width=4.0, height=3.7)
+    lim = 1.15 * float(np.max(np.abs(X)))
+    setup_plane(ax, (-lim, lim, -lim, lim))
+    points = plot_patterns(ax, X[:1], [1])
+    line = decision_line(ax, [1.0, 0.0])
+    arrow = normal_arrow(ax, [1.0, 0.0], length=0.5 * lim)
+    legend(ax, loc="lower left")
+    title = ax.set_title("", fontsize=9)
+
+    bars = bx.bar(Ps, np.ones(P_max), color=_BAR_COLOR, edgecolor="white", label="enumerated")
+    (cover_marks,) = bx.plot(Ps, np.ones(P_max), "D", color=BOUNDARY_COLOR, ms=4, label="Cover's $C$")
+    bx.plot(Ps, 2.0**Ps, "-", color=MARGIN_COLOR, lw=1.2, label="all $2^P$")
+    bx.set_yscale("log", base=2)
+    bx.set_ylim(1, 2.0 ** (P_max + 0.5))
+    bx.set_xticks(Ps)
+    bx.set_xlabel("number of points $P$")
+    bx.set_ylabel("separable labellings")
+    legend(bx)
+
+    controls = {
+        "P": widgets.IntSlider(value=min(5, P_max), min=1, max=P_max, description="P"),
+        "labelling": widgets.IntSlider(value=0, min=0, max=2**P_max - 1, description="labelling"),
+        "separable_only": widgets.Checkbox(value=False, description="separable only"),
+        "threshold": widgets.Checkbox(value=False, description="threshold"),
+    }
+
+    def redraw(v: dict) -> str:
+        P, threshold = v["P"], bool(v["threshold"])
+        dims = 3 if threshold else 2
+        listed = separable[threshold][P - 1]
+        if v["separable_only"]:
+            number = v["labelling"] % len(listed)
+            y = listed[number]
+            which = f"separable labelling {number + 1} of {len(listed)}"
+        else:
+            y = labelling_from_index(v["labelling"], P)
+            which = f"labelling {v['labelling'] % 2**P} of 0..{2**P - 1}"
+        update_patterns(points, X[:P], y)
+        found = separating_weights(X[:P], y, threshold=threshold)
+        if found is None:
+            update_line(line, [0.0, 0.0])  # hides the line
+            update_arrow(arrow, [0.0, 0.0])
+            verdict = "<b>not separable</b>"
+        else:
+            w, b = found
+            update_line(line, w, -b)
+            update_arrow(arrow, w, -b, length=0.5 * lim)
+            verdict = "<b>separable</b>"
+        kind = "any line (threshold)" if threshold else "lines through the origin"
+        title.set_text(f"P = {P}, {kind}")
+        counts = [len(s) for s in separable[threshold]]
+        for bar, count, p in zip(bars, counts, Ps, strict=True):
+            bar.set_height(count)
+            bar.set_color(HIGHLIGHT_COLOR if p == P else _BAR_COLOR)
+        cover_marks.set_ydata([cover_count(int(p), dims) for p in Ps])
+        return (
+            f"{which}: {verdict}. Separable labellings of these {P} points: "
+            f"{len(listed)} of {2**P}; Cover's count C({P}, {dims}) = {cover_count(P, dims)}."
+        )
+
+    return SliderFigure(fig, controls, redraw)
+
+
+@lru_cache(maxsize=64)
+def _curve(N: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    return capacity_curve(N, 4 * N)
+
+
+def _fraction_text(value: Fraction) -> str:
+    if value.denominator <= 2**20:
+        return f"{value.numerator}/{value.denominator} = {float(value):.6f}"
+    return f"{float(value):.6g}"
+
+
+def build_capacity_curve(N_max: int = 100, P_max: int = 400) -> SliderFigure:
+    """The fraction of separable dichotomies ``C(P, N) / 2**P`` against ``alpha = P / N``.
+
+    Controls ``N`` and ``P``; the curve is drawn for the current N (up to alpha = 4),
+    the marker sits at the current alpha (pinned to the right edge, as a triangle,
+    when alpha > 4). Faint curves for N = 5 and N = 500 show the step sharpening.
+
+    Examples
+    --------
+    >>> demo = build_capacity_curve()
+    >>> demo.controls["N"].value, demo.controls["P"].value = 30, 60
+    >>> "1/2 = 0.500000" in demo.status.value
+    True
+    """
+    N_max = as_count(N_max, "N_max", minimum=1)
+    P_max = as_count(P_max, "P_max", minimum=1)
+    fig, (ax,) = new_figure(width=5.6, height=3.6)
+    for N_ref, style in ((5, ":"), (500, "--")):
+        alpha, f = capacity_curve(N_ref, 4 * N_ref)
+        ax.plot(alpha, f, style, color=MARGIN_COLOR, lw=1.0, label=f"N = {N_ref}")
+    ax.axvline(2.0, color="#d0d0d0", lw=0.8, zorder=0)
+    ax.axhline(0.5, color="#d0d0d0", lw=0.8, zorder=0)
+    (curve,) = ax.plot([], [], "-", color=POSITIVE_COLOR, lw=1.8, ms=3, label="current N")
+    (marker,) = ax.plot([], [], "o", color=HIGHLIGHT_COLOR, ms=9, zorder=5, label="current P")
+    ax.set_xlim(0, 4.05)
+    ax.set_ylim(-0.03, 1.03)
+    ax.set_xlabel(r"load $\alpha = P/N$")
+    ax.set_ylabel(r"separable fraction $C(P,N)/2^P$")
+    legend(ax, loc="lower left")
+    title = ax.set_title("", fontsize=9, color=ACCENT_COLOR)
+
+    controls = {
+        "N": widgets.IntSlider(value=min(10, N_max), min=1, max=N_max, description="N"),
+        "P": widgets.IntSlider(value=min(20, P_max), min=1, max=P_max, description="P"),
+    }
+
+    def redraw(v: dict) -> str:
+        N, P = int(v["N"]), int(v["P"])
+        alpha, f = _curve(N)
+        curve.set_data(alpha, f)
+        curve.set_marker("o" if N <= 20 else "")  # the points P = 1, 2, ... when few
+        exact = capacity_fraction(P, N)
+        a = P / N
+        marker.set_data([min(a, 4.0)], [float(exact)])
+        marker.set_marker("o" if a <= 4.0 else ">")
+        title.set_text(f"N = {N}: the fraction is 1/2 at P = {2 * N}")
+        edge = " (beyond the right edge)" if a > 4.0 else ""
+        return (
+            f"N = {N}, P = {P}, alpha = P/N = {a:.2f}{edge}: "
+            f"C({P}, {N}) / 2^{P} = {_fraction_text(exact)}"
+        )
+
+    return SliderFigure(fig, controls, redraw)
+
+
+DEMOS = {
+    "dichotomy_explorer": build_dichotomy_explorer,
+    "capacity_curve": build_capacity_curve,
+}
