@@ -43,6 +43,7 @@ from perclib.geometry import (
     pattern_margins,
     separating_weights,
 )
+from perclib.novikoff import NovikoffTrace, mistake_bound, novikoff_trace, radius, separator_margin
 from perclib.train import PerceptronResult, perceptron
 from perclib.train.large_margin import (
     LargeMarginResult,
@@ -88,6 +89,11 @@ __all__ = [
     "pattern_margins",
     "separable_dichotomies",
     "separating_weights",
+    "NovikoffTrace",
+    "mistake_bound",
+    "novikoff_trace",
+    "radius",
+    "separator_margin",
     "PerceptronResult",
     "LargeMarginResult",
     "adatron",

@@ -1,0 +1,226 @@
+"""The quantities of Novikoff's convergence proof, computed along a real perceptron run.
+
+Novikoff's theorem. Let ``u`` be a unit vector (``||u|| = 1``) with
+``y_mu (u.x_mu) >= gamma > 0`` for every pattern, and ``R = max_mu ||x_mu||`` (the
+largest norm measured from the origin, not the diameter of the data). The perceptron
+started at ``w_0 = 0`` makes at most ``R^2 / gamma^2`` updates (mistakes), whatever
+the order of presentation and whatever the learning rate ``eta > 0``.
+
+The proof follows two numbers after update ``k``:
+
+* the overlap grows at least linearly: ``u.w_k >= u.w_0 + k eta gamma``;
+* the squared norm grows at most linearly: ``||w_k||^2 <= ||w_0||^2 + k eta^2 R^2``
+  (the cross term ``2 eta y (w.x)`` is ``<= 0`` because updates happen only on mistakes).
+
+With ``w_0 = 0`` they give ``cos angle(u, w_k) >= sqrt(k) gamma / R``; a cosine is at
+most 1, hence ``k <= R^2 / gamma^2``. With a threshold, apply all of this to the
+augmented patterns ``(x, 1)`` and a unit augmented separator ``(w, -theta) / ||(w, -theta)||``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perclib._validation import as_labels, as_patterns, as_weights
+from perclib.train import PerceptronResult
+from perclib.units import augment
+
+
+def _homogeneous(X: ArrayLike, threshold: bool) -> NDArray[np.float64]:
+    if not isinstance(threshold, bool | np.bool_):
+        raise TypeError(f"threshold must be True or False, got {threshold!r}")
+    return augment(X) if threshold else as_patterns(X)
+
+
+def _unit(u: ArrayLike, dim: int) -> NDArray[np.float64]:
+    u = as_weights(u, dim, name="u")
+    norm = float(np.linalg.norm(u))
+    if norm == 0.0:
+        raise ValueError("u must be a non-zero vector (its direction is the separator)")
+    return u / norm
+
+
+def radius(X: ArrayLike, *, threshold: bool = False) -> float:
+    """``R = max_mu ||x_mu||``, the largest pattern norm measured from the origin.
+
+    With ``threshold=True`` the norms are those of the augmented patterns ``(x, 1)``,
+    so ``R^2 = 1 + max ||x||^2``. This is not the diameter of the data: moving every
+    pattern by the same vector keeps the diameter but changes ``R``.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+    threshold : bool, default False
+
+    Examples
+    --------
+    >>> radius([[3.0, 4.0], [1.0, 0.0]])
+    5.0
+    >>> round(radius([[3.0, 4.0]], threshold=True) ** 2, 12)
+    26.0
+    """
+    Z = _homogeneous(X, threshold)
+    return float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+
+
+def separator_margin(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> float:
+    """``gamma = min_mu y_mu (u.x_mu) / ||u||``: the margin of the separator ``u`` on the data.
+
+    Positive exactly when ``u`` separates every pattern strictly. With
+    ``threshold=True``, ``u`` is an augmented separator ``(w, -theta)`` of length
+    ``N + 1`` and is normalised as a whole (this is the margin the augmented bound
+    needs; the geometric margin in the plane is ``gamma * ||u|| / ||w||``).
+
+    Examples
+    --------
+    >>> separator_margin([2.0, 0.0], [[1.0, 5.0], [-3.0, 1.0]], [1, -1])
+    1.0
+    >>> separator_margin([1.0, -1.0], [[2.0], [0.0]], [1, -1], threshold=True)  # w=1, theta=1
+    0.7071067811865475
+    """
+    Z = _homogeneous(X, threshold)
+    y = as_labels(y, Z.shape[0])
+    return float(np.min(y * (Z @ _unit(u, Z.shape[1]))))
+
+
+def mistake_bound(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> float:
+    """Novikoff's bound ``R^2 / gamma^2`` on the number of updates from ``w_0 = 0``.
+
+    ``R`` is :func:`radius`, ``gamma`` is :func:`separator_margin` of ``u``
+    (normalised here, so any positive multiple of a separator gives the same bound).
+    The tightest bound uses the maximum-margin separator.
+
+    Raises
+    ------
+    ValueError
+        If ``u`` does not separate the data with a positive margin (no bound then).
+
+    Examples
+    --------
+    >>> round(mistake_bound([1.0, 1.0, 1.0], [[1, 0, 0], [0, 1, 0], [0, 0, 1]], [1, 1, 1]), 12)
+    3.0
+
+    The bound is a real number computed in floating point: compare counts with it
+    up to rounding (here the exact value is 3, the float may be a hair below).
+    """
+    gamma = separator_margin(u, X, y, threshold=threshold)
+    if gamma <= 0:
+        raise ValueError(
+            f"u does not separate the data strictly (its margin is {gamma:.6g} <= 0), "
+            "so Novikoff's theorem gives no bound"
+        )
+    return (radius(X, threshold=threshold) / gamma) ** 2
+
+
+@dataclass(frozen=True, eq=False)
+class NovikoffTrace:
+    """The proof's quantities after each update ``k = 0 .. n_updates`` of one run.
+
+    Attributes
+    ----------
+    k : ndarray of int, shape (n_updates + 1,)
+        Update counter, 0 (the start) included.
+    overlap : ndarray
+        ``u.w_k`` with the unit separator ``u``.
+    norm2 : ndarray
+        ``||w_k||^2``.
+    cos : ndarray
+        ``u.w_k / ||w_k||``, the cosine of the angle between ``w_k`` and ``u`` (NaN where ``w_k = 0``).
+    lower : ndarray
+        Guaranteed lower bound on the overlap, ``u.w_0 + k eta gamma``.
+    upper : ndarray
+        Guaranteed upper bound on the squared norm, ``||w_0||^2 + k eta^2 R^2``.
+    cos_lower : ndarray
+        ``lower / sqrt(upper)``, a lower bound on ``cos`` wherever ``lower >= 0``
+        (NaN elsewhere, and where ``upper = 0``). From ``w_0 = 0`` it is ``sqrt(k) gamma / R``.
+    R, gamma, eta : float
+        Radius of the patterns the perceptron saw, margin of ``u`` on them, learning rate.
+    u : ndarray
+        The unit separator.
+    """
+
+    k: NDArray[np.int64]
+    overlap: NDArray[np.float64]
+    norm2: NDArray[np.float64]
+    cos: NDArray[np.float64]
+    lower: NDArray[np.float64]
+    upper: NDArray[np.float64]
+    cos_lower: NDArray[np.float64]
+    R: float
+    gamma: float
+    eta: float
+    u: NDArray[np.float64]
+
+    @property
+    def n_updates(self) -> int:
+        """Number of updates in the run."""
+        return int(self.k[-1])
+
+    @property
+    def bound(self) -> float:
+        """``R^2 / gamma^2``: the most updates a run from ``w_0 = 0`` can make."""
+        return (self.R / self.gamma) ** 2
+
+    def holds(self, rtol: float = 1e-12) -> bool:
+        """True when both inequalities of the proof and ``cos <= 1`` hold at every ``k``.
+
+        ``rtol`` allows for rounding, relative to the size of the bound.
+        """
+        ok_lower = np.all(self.overlap >= self.lower - rtol * (1.0 + np.abs(self.lower)))
+        ok_upper = np.all(self.norm2 <= self.upper + rtol * (1.0 + np.abs(self.upper)))
+        cos = self.cos[~np.isnan(self.cos)]
+        return bool(ok_lower and ok_upper and np.all(cos <= 1.0 + rtol))
+
+
+def novikoff_trace(result: PerceptronResult, u: ArrayLike) -> NovikoffTrace:
+    """The proof's two inequalities, update by update, for a finished perceptron run.
+
+    Parameters
+    ----------
+    result : PerceptronResult
+        A run of :func:`perclib.perceptron`. ``R`` and ``gamma`` are measured on the
+        patterns that run saw, so for a unit with a threshold run the perceptron on
+        ``augment(X)`` and pass an augmented ``u``.
+    u : array_like, shape (N,)
+        A separator of the data (normalised here).
+
+    Raises
+    ------
+    ValueError
+        If ``u`` does not separate the run's data strictly.
+
+    Examples
+    --------
+    >>> from perclib import perceptron
+    >>> X = [[1.0, 0.0], [0.0, 1.0]]
+    >>> tr = novikoff_trace(perceptron(X, [1, 1]), [1.0, 1.0])
+    >>> tr.norm2.tolist(), tr.upper.tolist(), round(tr.bound, 9)
+    ([0.0, 1.0, 2.0], [0.0, 1.0, 2.0], 2.0)
+    """
+    if not isinstance(result, PerceptronResult):
+        raise TypeError(f"result must be a PerceptronResult, got {type(result).__name__}")
+    # The run keeps the (validated) patterns and labels it was trained on.
+    X, y = result._X, result._y
+    unit = _unit(u, X.shape[1])
+    gamma = float(np.min(y * (X @ unit)))
+    if gamma <= 0:
+        raise ValueError(
+            f"u does not separate the run's data strictly (margin {gamma:.6g} <= 0)"
+        )
+    R = radius(X)
+    W = result.weights
+    k = np.arange(W.shape[0], dtype=np.int64)
+    overlap = W @ unit
+    norm2 = np.einsum("ij,ij->i", W, W)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cos = np.where(norm2 > 0, overlap / np.sqrt(norm2), np.nan)
+        lower = float(result.w0 @ unit) + k * result.eta * gamma
+        upper = float(result.w0 @ result.w0) + k * result.eta**2 * R**2
+        cos_lower = np.where((upper > 0) & (lower >= 0), lower / np.sqrt(upper), np.nan)
+    return NovikoffTrace(
+        k=k, overlap=overlap, norm2=norm2, cos=cos, lower=lower, upper=upper,
+        cos_lower=cos_lower, R=R, gamma=gamma, eta=float(result.eta), u=unit,
+    )
