@@ -437,7 +437,9 @@ def adatron(
         Labels in {-1, +1}.
     max_epochs : int, default 10000
         Upper limit on sweeps through the patterns. Convergence is linear but can be
-        slow when a non-support pattern sits almost exactly at the optimal margin.
+        slow when a non-support pattern sits almost exactly at the optimal margin, or
+        when the kernel matrix is ill-conditioned (nearly parallel patterns, such as
+        augmented patterns far from the origin).
     eta : float, default 1
         Step in units of ``1 / ||x_mu||^2``; must satisfy ``0 < eta < 2``.
     tol : float, default 1e-9
@@ -564,10 +566,10 @@ def admissible_arc(X: ArrayLike, y: ArrayLike, gamma: float) -> tuple[float, flo
 
     Examples
     --------
-    >>> lo, hi = admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], 0.5)
-    >>> round(np.degrees(lo), 6), round(np.degrees(hi), 6)
+    >>> lo, hi = admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], np.sqrt(0.5))
+    >>> round(float(np.degrees(lo)), 6), round(float(np.degrees(hi)), 6)
     (-15.0, 15.0)
-    >>> admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], 0.8) is None  # max margin 0.707
+    >>> admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], 1.01) is None  # max margin 1
     True
     """
     X, y = _plane_data(X, y)
