@@ -1,0 +1,113 @@
+"""Tests for the lesson 5 widgets, driven from Python as the kernel drives them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perclib import perceptron, teacher_data
+from perclib.widgets import build_margin_explorer, build_training_stepper
+from perclib.widgets.convergence import DEMOS, margin_sweep, stepper_data
+
+
+def _on_line(line, w):
+    """Both drawn points of ``line`` satisfy ``w.x = 0`` (up to rounding)."""
+    pts = np.column_stack([line.get_xdata(), line.get_ydata()])
+    return np.allclose(pts @ np.asarray(w), 0.0, atol=1e-9 * np.linalg.norm(w) * np.abs(pts).max())
+
+
+def test_registered():
+    assert set(DEMOS) == {"training_stepper", "margin_explorer"}
+
+
+def test_stepper_default_data_and_range():
+    X, y, u = stepper_data()
+    run = perceptron(X, y)
+    demo = build_training_stepper()
+    assert demo.controls["k"].min == 0
+    assert demo.controls["k"].max == run.n_updates == 19
+
+
+def test_stepper_moves_line_ring_and_cursor():
+    # Two patterns: e_1 then e_2, both +1 -> updates on pattern 0 then 1; w_1 = e_1, w_2 = (1, 1).
+    X = np.array([[1.0, 0.0], [0.0, 1.0]])
+    demo = build_training_stepper(X, [1, 1], [1.0, 1.0])
+    ax, bx = demo.figure.axes
+    (line,) = [ln for ln in ax.lines if ln.get_label().startswith("$w_k")]
+    ring = ax.collections[2]  # after the two pattern collections
+    arrow = ax.texts[0]
+    assert demo.controls["k"].max == 2
+
+    assert ring.get_offsets().shape[0] == 0 and not arrow.get_visible()
+    assert "undefined" in demo.status.value
+
+    demo.controls["k"].value = 1
+    assert _on_line(line, [1.0, 0.0]) and not _on_line(line, [1.0, 1.0])
+    np.testing.assert_array_equal(np.asarray(ring.get_offsets()), [[1.0, 0.0]])
+    assert arrow.get_visible()
+    cursor = bx.lines[4]
+    assert list(cursor.get_xdata()) == [1, 1]
+
+    demo.controls["k"].value = 2
+    assert _on_line(line, [1.0, 1.0])
+    np.testing.assert_array_equal(np.asarray(ring.get_offsets()), [[0.0, 1.0]])
+    # Tight example: cos = 1 at the end, and the status says so.
+    assert "cos angle(u, w<sub>k</sub>) = 1.000" in demo.status.value
+
+
+def test_stepper_rejects_bad_input():
+    with pytest.raises(ValueError, match="2 columns"):
+        build_training_stepper(np.eye(3), np.ones(3), np.ones(3))
+    with pytest.raises(ValueError, match="give X, y and u"):
+        build_training_stepper(y=[1, 1])
+    with pytest.raises(ValueError, match="labels y and a separator u"):
+        build_training_stepper(np.eye(2))
+    with pytest.raises(ValueError, match="does not separate"):
+        build_training_stepper(np.eye(2), [1, 1], [1.0, -1.0])
+    with pytest.raises(ValueError, match="did not converge"):
+        build_training_stepper([[1.0, 0.0], [-1.0, 0.0]], [1, 1], [1.0, 0.0])
+
+
+def test_margin_sweep_against_independent_runs():
+    margins = [0.05, 0.2, 0.5]
+    s = margin_sweep(margins, P=30, N=4, seed=3)
+    u = s["teacher"]
+    assert np.isclose(np.linalg.norm(u), 1.0)
+    for j, m in enumerate(margins):
+        d = teacher_data(30, 4, margin=m, teacher=u, rng=3)
+        np.testing.assert_array_equal(s["X"][j], d.X)
+        assert s["mistakes"][j] == perceptron(d.X, d.y, max_epochs=100_000).n_updates
+        R = np.max(np.linalg.norm(d.X, axis=1))
+        assert np.isclose(s["R"][j], R)
+        assert np.isclose(s["bound"][j], R**2 / m**2)
+        # The teacher's margin is exactly m on every version of the cloud.
+        assert np.isclose(np.min(s["y"][j] * (s["X"][j] @ u)), m)
+    # Only the margin changes: the clouds differ along the teacher direction only.
+    diff = s["X"][2] - s["X"][0]
+    np.testing.assert_allclose(diff - np.outer(diff @ u, u), 0.0, atol=1e-12)
+    assert np.all(s["mistakes"] <= s["bound"])
+
+
+@pytest.mark.parametrize("bad", [[], [0.0, 0.1], [np.nan], [[0.1]]])
+def test_margin_sweep_rejects_bad_margins(bad):
+    with pytest.raises(ValueError):
+        margin_sweep(bad)
+
+
+def test_margin_explorer_snaps_and_reports():
+    demo = build_margin_explorer(P=30, N=3, seed=1)
+    s = margin_sweep(np.round(np.arange(0.02, 0.6001, 0.02), 2), P=30, N=3, seed=1)
+    j = 14  # margin 0.30
+    demo.controls["margin"].value = 0.31  # off the grid: snaps to 0.30
+    assert "margin &gamma; = 0.30" in demo.status.value
+    assert f"made {s['mistakes'][j]:.0f} mistake(s)" in demo.status.value
+    assert f"= {s['bound'][j]:.1f}" in demo.status.value
+    ax = demo.figure.axes[0]
+    pos = np.asarray(ax.collections[0].get_offsets())
+    # Horizontal coordinate is u.x: every +1 pattern sits at least the margin to the right.
+    assert pos[:, 0].min() >= 0.30 - 1e-9
+
+
+def test_margin_explorer_rejects_one_dimension():
+    with pytest.raises(ValueError):
+        build_margin_explorer(N=1)
