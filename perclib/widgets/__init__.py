@@ -1,6 +1,7 @@
 """Slider-driven figures for the lessons; each builder returns a SliderFigure."""
 
 from perclib.widgets.base import SliderFigure
+from perclib.widgets.convergence import build_margin_explorer, build_training_stepper
 from perclib.widgets.margins import build_margin_family, build_margin_training
 from perclib.widgets.counting import build_capacity_curve, build_dichotomy_explorer
 from perclib.widgets.registry import all_demos
@@ -10,3 +11,4 @@ __all__ = ["SliderFigure", "all_demos"]
 __all__ += ["build_bias_trick_demo", "build_threshold_demo"]
 __all__ += ["build_capacity_curve", "build_dichotomy_explorer"]
 __all__ += ["build_margin_family", "build_margin_training"]
+__all__ += ["build_margin_explorer", "build_training_stepper"]
