@@ -190,8 +190,9 @@ def test_fixture_handout_details(built):
     html = handout.html.read_text(encoding="utf-8")
     # x^2, x in R, f(x) = ..., the display sum, 2x, and the LaTeX output
     assert handout.n_math == 6
-    assert handout.n_images == 2  # the plot and the widget's static figure
+    assert handout.n_images == 3  # the plot and the two widgets' static figures
     assert "FloatSlider(value" not in html, "the widget's text repr must go with the view"
+    assert "SliderFigure: theta" not in html
     assert "<script" not in html.lower()
     assert re.search(r"https?://(?!www\.w3\.org/)[^\s\"'<>]+", _strip_css_comments(html)) is None
 
@@ -224,9 +225,9 @@ def test_widget_view_dropped_static_figure_kept():
     nb = fixture_lessons.tiny_lesson()
     static = ho.static_outputs(nb)
     widget_cell = static.cells[3]
-    assert [sorted(o.data) for o in widget_cell.outputs] == [["image/png", "text/plain"]]
+    assert [sorted(o.data) for o in widget_cell.outputs] == [["image/png", "text/plain"], ["image/png"]]
     assert nb.cells[3].outputs[0].data[WIDGET_VIEW]  # the input is not modified
-    assert ho.count_output_images(nb) == 2
+    assert ho.count_output_images(nb) == 3
 
 
 def test_lesson_links_point_to_handouts():
