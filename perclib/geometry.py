@@ -417,7 +417,10 @@ def _active_set_qp(
         step, block = 1.0, -1
         outside = np.ones(G.shape[0], dtype=bool)
         outside[W] = False
-        cand = np.flatnonzero(outside & (Gp < 0))
+        # Rows with G_j p ~ 0 only by rounding are combinations of the rows in W
+        # (degenerate data: repeated or dependent patterns); letting them block
+        # would make W linearly dependent, so only clearly decreasing rows count.
+        cand = np.flatnonzero(outside & (Gp < -1e-12 * float(np.linalg.norm(p))))
         if cand.size:
             ratios = slack[cand] / -Gp[cand]
             k = int(np.argmin(ratios))
@@ -503,7 +506,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
     K[:N, :N] = np.eye(N)
     K[: z.size, z.size :] = -G[W].T
     K[z.size :, : z.size] = G[W]
-    sol = np.linalg.solve(K, np.concatenate([np.zeros(z.size), np.ones(len(W))]))
+    sol = np.linalg.lstsq(K, np.concatenate([np.zeros(z.size), np.ones(len(W))]), rcond=None)[0]
     if np.all(G @ sol[: z.size] >= 1.0 - 1e-12) and np.all(sol[z.size :] >= -1e-12):
         z, lam = sol[: z.size], sol[z.size :]
     if not (np.all(G @ z >= 1.0 - 1e-9) and np.all(lam >= -1e-9)):  # pragma: no cover

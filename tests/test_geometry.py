@@ -1,0 +1,532 @@
+"""Tests for perclib.geometry: separability, general position, margins, max margin.
+
+Reference values come from hand calculations, from independent methods written
+here (a convex-hull certificate by NNLS, an angle scan in 2-D, an exhaustive
+search over active sets) and from scikit-learn, never from the code under test.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from scipy.optimize import nnls
+
+from perclib import (
+    MaxMarginResult,
+    boolean_cube,
+    in_general_position,
+    is_separable,
+    margin,
+    max_margin,
+    pattern_margins,
+    perceptron,
+    separating_weights,
+    teacher_data,
+)
+
+SEEDS = st.integers(0, 2**32 - 1)
+AND_LABELS = [-1, -1, -1, 1]
+XOR_LABELS = [-1, 1, 1, -1]
+
+
+# ---------------------------------------------------------------------------
+# Independent references
+# ---------------------------------------------------------------------------
+
+
+def hull_distance(J: np.ndarray) -> float:
+    """Distance from the origin to the convex hull of the rows of J, via NNLS.
+
+    By Gordan's alternative, the rows admit w with J w > 0 exactly when the origin is
+    outside their convex hull. The NNLS problem  min ||J^T a||^2 + (sum a - 1)^2,
+    a >= 0,  is zero exactly when the origin is in the hull.
+    """
+    A = np.vstack([J.T, np.ones(J.shape[0])])
+    b = np.append(np.zeros(J.shape[1]), 1.0)
+    return float(nnls(A, b)[1])
+
+
+def reference_separable(X: np.ndarray, y: np.ndarray, threshold: bool) -> bool | None:
+    """True/False when an independent method is conclusive, else None."""
+    Z = np.hstack([X, np.ones((len(X), 1))]) if threshold else X
+    J = y[:, None] * Z
+    J = J / np.linalg.norm(J, axis=1)[:, None]
+    d = hull_distance(J)
+    if d < 1e-11:
+        return False
+    if d > 1e-5:
+        return True
+    return None
+
+
+def active_set_bruteforce(X: np.ndarray, y: np.ndarray, threshold: bool) -> float:
+    """Max margin by trying every candidate support set (small problems only).
+
+    For each subset S, solve the equality-constrained problem (all of S tight) from
+    its KKT system; the optimum is the subset whose solution is feasible with
+    non-negative multipliers. Returns the margin 1 / ||w||.
+    """
+    P, N = X.shape
+    G = y[:, None] * (np.hstack([X, np.ones((P, 1))]) if threshold else X)
+    D = G.shape[1]
+    H = np.zeros((D, D))
+    H[:N, :N] = np.eye(N)
+    best = None
+    for k in range(1, D + 1):
+        for S in itertools.combinations(range(P), k):
+            GS = G[list(S)]
+            K = np.block([[H, -GS.T], [GS, np.zeros((k, k))]])
+            try:
+                sol = np.linalg.solve(K, np.append(np.zeros(D), np.ones(k)))
+            except np.linalg.LinAlgError:
+                continue
+            z, lam = sol[:D], sol[D:]
+            if np.all(lam >= -1e-10) and np.all(G @ z >= 1 - 1e-10):
+                gamma = 1.0 / np.linalg.norm(z[:N])
+                best = gamma if best is None else max(best, gamma)
+    assert best is not None
+    return best
+
+
+def angle_scan_margin(X: np.ndarray, y: np.ndarray, threshold: bool) -> float:
+    """Max margin in 2-D: scan the direction of w finely, then refine by bisection.
+
+    For a unit w = (cos t, sin t), the best margin is min_i y_i w.x_i without a
+    threshold, and (min over class +1 of w.x - max over class -1 of w.x) / 2 with
+    one. Near its maximum this function is unimodal, so a golden-section search in
+    the grid cell around the best grid point pins the maximum down.
+    """
+
+    def gamma(theta: np.ndarray) -> np.ndarray:
+        S = X @ np.vstack([np.cos(theta), np.sin(theta)])  # (P, T)
+        if threshold:
+            return (S[y > 0].min(axis=0) - S[y < 0].max(axis=0)) / 2
+        return np.min(y[:, None] * S, axis=0)
+
+    thetas = np.linspace(0, 2 * np.pi, 200_001)
+    values = gamma(thetas)
+    i = int(np.argmax(values))
+    step = thetas[1] - thetas[0]
+    lo, hi = thetas[i] - step, thetas[i] + step
+    ratio = (math.sqrt(5) - 1) / 2
+    for _ in range(100):
+        a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+        ga, gb = gamma(np.array([a, b]))
+        if ga < gb:
+            lo = a
+        else:
+            hi = b
+    return float(max(values[i], gamma(np.array([(lo + hi) / 2]))[0]))
+
+
+# ---------------------------------------------------------------------------
+# is_separable / separating_weights
+# ---------------------------------------------------------------------------
+
+
+def test_and_separable_xor_not():
+    X = boolean_cube(2)
+    assert is_separable(X, AND_LABELS, threshold=True)
+    assert not is_separable(X, XOR_LABELS, threshold=True)
+    # XNOR and XOR are the only two non-separable functions of two inputs.
+    assert not is_separable(X, [1, -1, -1, 1], threshold=True)
+
+
+def test_without_threshold_the_origin_pattern_blocks_everything():
+    # boolean_cube contains (0, 0): on every hyperplane through the origin.
+    X = boolean_cube(2)
+    assert not is_separable(X, AND_LABELS)
+    assert not is_separable(X, [1, 1, 1, 1])
+    assert separating_weights(X, [1, 1, 1, 1]) is None
+
+
+def test_patterns_on_the_only_candidate_boundary_are_not_separable():
+    # x and -x with the same label: y w.x > 0 and y w.(-x) > 0 contradict.
+    assert not is_separable([[1.0, 2.0], [-1.0, -2.0]], [1, 1])
+    # Opposite labels are fine.
+    assert is_separable([[1.0, 2.0], [-1.0, -2.0]], [1, -1])
+    # Identical points with different labels, with or without threshold.
+    assert not is_separable([[1.0, 1.0], [1.0, 1.0]], [1, -1], threshold=True)
+    # Three collinear points, the middle one labelled differently.
+    assert not is_separable([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [1, -1, 1], threshold=True)
+    assert is_separable([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [1, 1, -1], threshold=True)
+
+
+def test_tiny_but_clear_margin_and_scale_invariance():
+    X = np.array([[1.0, 1e-6], [1.0, -1e-6]])
+    y = np.array([1, -1])
+    # Through the origin: w = (0, 1) separates, margin 1e-6 relative to ||x|| ~ 1.
+    assert is_separable(X, y)
+    for scale in (1e-8, 1.0, 1e8):
+        assert is_separable(scale * X, y)
+        assert not is_separable(scale * X[[0, 0]], y)
+
+
+def test_separating_weights_really_separate():
+    X = np.array([[2.0, 1.0], [1.0, 3.0], [-1.0, 0.5], [0.0, -2.0]])
+    y = np.array([1, 1, -1, -1])
+    for threshold in (False, True):
+        w, b = separating_weights(X, y, threshold=threshold)
+        assert w.shape == (2,)
+        assert np.all(y * (X @ w + b) > 0)
+        if not threshold:
+            assert b == 0.0
+
+
+def test_threshold_needed():
+    # Points on the positive axis: only a threshold can split 1 from 2.
+    X = [[1.0], [2.0]]
+    assert not is_separable(X, [1, -1])
+    assert is_separable(X, [1, -1], threshold=True)
+    assert is_separable(X, [1, 1])
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, N=st.integers(1, 4), ratio=st.floats(0.5, 3.5), threshold=st.booleans())
+def test_is_separable_agrees_with_hull_certificate(seed, N, ratio, threshold):
+    rng = np.random.default_rng(seed)
+    P = max(1, int(ratio * N))
+    X = rng.standard_normal((P, N))
+    y = rng.choice([-1.0, 1.0], size=P)
+    expected = reference_separable(X, y, threshold)
+    assume(expected is not None)
+    assert is_separable(X, y, threshold=threshold) is expected
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS, N=st.integers(2, 5), P=st.integers(2, 30))
+def test_is_separable_agrees_with_perceptron_on_teacher_data(seed, N, P):
+    data = teacher_data(P, N, margin=0.05, rng=seed)
+    assert perceptron(data.X, data.y, max_epochs=10_000).converged
+    assert is_separable(data.X, data.y)
+    # Flip one label and put its pattern on top of a pattern of the other label:
+    # impossible to separate, whatever the weights.
+    X = np.vstack([data.X, data.X[:1]])
+    y = np.append(data.y, -data.y[0])
+    assert not is_separable(X, y)
+    assert not perceptron(X, y, max_epochs=50).converged
+
+
+def test_is_separable_agrees_with_sklearn_perceptron():
+    from sklearn.linear_model import Perceptron
+
+    rng = np.random.default_rng(7)
+    n_true = 0
+    for _ in range(40):
+        # 8 points in 3-D with a threshold: P = 2 (N + 1), half the labelings separable.
+        X = rng.standard_normal((8, 3))
+        y = rng.choice([-1.0, 1.0], size=8)
+        if len(set(y)) < 2:
+            continue
+        verdict = is_separable(X, y, threshold=True)
+        clf = Perceptron(tol=None, max_iter=20_000, shuffle=False).fit(X, y)
+        # On separable data the perceptron converges to zero training errors.
+        if verdict:
+            n_true += 1
+            assert clf.score(X, y) == 1.0
+        assert verdict is reference_separable(X, y, True)
+    assert 5 < n_true < 35  # both verdicts were exercised
+
+
+# ---------------------------------------------------------------------------
+# in_general_position
+# ---------------------------------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS, N=st.integers(1, 4), P=st.integers(1, 9), threshold=st.booleans())
+def test_gaussian_points_are_in_general_position(seed, N, P, threshold):
+    X = np.random.default_rng(seed).standard_normal((P, N))
+    assert in_general_position(X, threshold=threshold)
+
+
+def test_general_position_through_origin():
+    assert in_general_position([[1, 0], [0, 1], [1, 1]])
+    assert in_general_position([[1, 0, 0], [0, 1, 0]])  # P < N: independent
+    assert not in_general_position([[1, 0], [2, 0], [0, 1]])  # parallel pair
+    assert not in_general_position([[1, 0, 0], [0, 1, 0], [1, 1, 0], [0, 0, 1]])  # coplanar
+    assert not in_general_position([[0, 0], [1, 2]])  # the origin is dependent
+    assert not in_general_position([[1, 2], [1, 2], [3, 1]])  # repeated point
+    # Collinear in the affine sense but not through the origin: fine here.
+    assert in_general_position([[0, 1], [1, 1], [2, 1]])
+
+
+def test_general_position_affine():
+    assert not in_general_position([[0, 1], [1, 1], [2, 1]], threshold=True)  # on a line
+    assert in_general_position([[0, 0], [1, 0], [0, 1]], threshold=True)
+    assert not in_general_position([[1, 1], [0, 0], [1, 1]], threshold=True)  # equal points
+    # Three points on a line inside a larger random set.
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((7, 2))
+    X[5] = 0.3 * X[1] + 0.7 * X[2]
+    assert in_general_position(X)  # through-origin: no two parallel in 2-D
+    assert not in_general_position(X, threshold=True)
+
+
+def test_boolean_cube_general_position():
+    # Without threshold the cube contains the origin.
+    for n in (1, 2, 3):
+        assert not in_general_position(boolean_cube(n))
+    # The square's four corners: no three on a line, so in general position...
+    assert in_general_position(boolean_cube(2), threshold=True)
+    # ...but from n = 3 on, the four corners of a face lie in one plane.
+    for n in (3, 4):
+        assert not in_general_position(boolean_cube(n), threshold=True)
+
+
+def test_general_position_tolerance_is_relative():
+    X = np.array([[1.0, 0.0], [1.0, 1e-12]])
+    assert not in_general_position(X)  # condition number 2e12 > 1e9
+    assert in_general_position(X, tol=1e-13)
+    assert in_general_position(1e-20 * np.array([[1.0, 0.0], [0.0, 1.0]]))
+    assert in_general_position(1e20 * np.array([[1.0, 0.0], [0.0, 1.0]]))
+
+
+def test_general_position_refuses_huge_problems():
+    X = np.random.default_rng(0).standard_normal((60, 6))  # C(60, 6) = 50,063,860
+    with pytest.raises(ValueError, match="subsets"):
+        in_general_position(X)
+
+
+# ---------------------------------------------------------------------------
+# margin / pattern_margins
+# ---------------------------------------------------------------------------
+
+
+def test_margin_hand_computed():
+    X = [[3.0, 4.0], [1.0, 0.0], [0.0, -2.0]]
+    y = [1, 1, -1]
+    # w = (0, 1): margins 4, 0, 2.
+    assert pattern_margins([0.0, 1.0], X, y).tolist() == [4.0, 0.0, 2.0]
+    assert margin([0.0, 1.0], X, y) == 0.0
+    # w = (1, 1)/sqrt(2): margins 7/sqrt2, 1/sqrt2, 2/sqrt2; length of w is irrelevant.
+    assert margin([5.0, 5.0], X, y) == pytest.approx(1 / math.sqrt(2), rel=1e-15)
+    # With a bias b = 1 and w = (0, 1): margins 5, 1, 1.
+    assert pattern_margins([0.0, 2.0], X, y, b=2.0).tolist() == [5.0, 1.0, 1.0]
+    # A misclassified pattern gives a negative margin.
+    assert margin([-1.0, 0.0], X, y) == -3.0
+
+
+# ---------------------------------------------------------------------------
+# max_margin
+# ---------------------------------------------------------------------------
+
+
+def test_max_margin_two_points():
+    # Two points: the best hyperplane is their perpendicular bisector.
+    res = max_margin([[2.0, 0.0], [0.0, 2.0]], [1, -1], threshold=True)
+    assert isinstance(res, MaxMarginResult)
+    assert res.gamma == pytest.approx(math.sqrt(2), rel=1e-14)
+    np.testing.assert_allclose(res.w, [1 / math.sqrt(2), -1 / math.sqrt(2)], rtol=1e-14)
+    assert abs(res.b) < 1e-14
+    assert res.support.tolist() == [0, 1]
+    # Through the origin, the same points: w along (1, -1) again, margin sqrt 2.
+    res0 = max_margin([[2.0, 0.0], [0.0, 2.0]], [1, -1])
+    assert res0.gamma == pytest.approx(math.sqrt(2), rel=1e-14)
+    assert res0.b == 0.0
+
+
+def test_max_margin_and_function():
+    # AND on the square: the best line is x1 + x2 = 1.5, margin 0.5 / sqrt 2.
+    res = max_margin(boolean_cube(2), AND_LABELS, threshold=True)
+    assert res.gamma == pytest.approx(0.5 / math.sqrt(2), rel=1e-13)
+    np.testing.assert_allclose(res.w, [1 / math.sqrt(2)] * 2, rtol=1e-13)
+    assert res.b == pytest.approx(-1.5 / math.sqrt(2), rel=1e-13)
+    assert res.support.tolist() == [1, 2, 3]
+
+
+def test_max_margin_single_pattern_and_one_class():
+    res = max_margin([[3.0, 4.0]], [1])
+    assert res.gamma == pytest.approx(5.0, rel=1e-15)
+    np.testing.assert_allclose(res.w, [0.6, 0.8], rtol=1e-15)
+    # Degenerate: all four patterns at distance 1 from the line x1 = 0, more than
+    # needed to fix w (the reflected patterns (1, 1), (1, -1), (1, 0), (1, 0)).
+    res = max_margin([[1.0, 1.0], [1.0, -1.0], [1.0, 0.0], [-1.0, 0.0]], [1, 1, 1, -1])
+    assert res.gamma == pytest.approx(1.0, rel=1e-13)
+    np.testing.assert_allclose(res.w, [1.0, 0.0], atol=1e-13)
+    assert res.support.tolist() == [0, 1, 2, 3]
+
+
+def test_max_margin_rejects_non_separable_data():
+    with pytest.raises(ValueError, match="not linearly separable"):
+        max_margin(boolean_cube(2), XOR_LABELS, threshold=True)
+    with pytest.raises(ValueError, match="not linearly separable"):
+        max_margin([[1.0, 0.0], [-1.0, 0.0]], [1, 1])
+    with pytest.raises(ValueError, match="not linearly separable"):
+        max_margin([[0.0, 0.0], [0.0, 0.0]], [1, 1])
+    with pytest.raises(ValueError, match="both labels"):
+        max_margin([[1.0, 0.0], [2.0, 1.0]], [1, 1], threshold=True)
+
+
+def check_result(res: MaxMarginResult, X: np.ndarray, y: np.ndarray, threshold: bool) -> None:
+    """Properties every max-margin result must have, checked against the data."""
+    assert res.w.shape == (X.shape[1],)
+    assert np.linalg.norm(res.w) == pytest.approx(1.0, abs=1e-14)
+    if not threshold:
+        assert res.b == 0.0
+    scale = np.max(np.linalg.norm(X, axis=1))
+    assert margin(res.w, X, y, b=res.b) == pytest.approx(res.gamma, abs=1e-13 * scale)
+    m = y * (X @ res.w + res.b)
+    assert res.support.size >= 1
+    np.testing.assert_allclose(m[res.support], res.gamma, atol=1e-9 * scale)
+    outside = np.setdiff1d(np.arange(len(y)), res.support)
+    assert np.all(m[outside] > res.gamma)
+    # Duality certificate: canonical w_c = w / gamma is feasible (margins >= 1),
+    # the multipliers are feasible for the dual, and the two objectives are equal.
+    # This proves optimality independently of how the solution was found.
+    w_c, b_c = res.w / res.gamma, res.b / res.gamma
+    assert np.all(y * (X @ w_c + b_c) >= 1 - 1e-9)
+    alpha = res.alpha
+    assert np.all(alpha >= 0)
+    v = (alpha * y) @ X
+    if threshold:
+        assert abs(alpha @ y) <= 1e-9 * alpha.sum()
+    primal = 0.5 * w_c @ w_c
+    dual = alpha.sum() - 0.5 * v @ v
+    assert dual == pytest.approx(primal, rel=1e-8)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, N=st.integers(1, 3), P=st.integers(1, 7), threshold=st.booleans())
+def test_max_margin_matches_exhaustive_active_set_search(seed, N, P, threshold):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((P, N)) * rng.choice([1e-3, 1.0, 1e3])
+    y = rng.choice([-1.0, 1.0], size=P)
+    assume(reference_separable(X, y, threshold) is True)
+    assume(not threshold or len(set(y)) == 2)
+    res = max_margin(X, y, threshold=threshold)
+    check_result(res, X, y, threshold)
+    assert res.gamma == pytest.approx(active_set_bruteforce(X, y, threshold), rel=1e-10)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS, P=st.integers(2, 25), threshold=st.booleans())
+def test_max_margin_matches_angle_scan_in_2d(seed, P, threshold):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((P, 2)) + (rng.standard_normal(2) if threshold else 0)
+    u = rng.standard_normal(2)
+    y = np.where(X @ u + (0.2 if threshold else 0.0) > 0, 1.0, -1.0)
+    assume(not threshold or len(set(y)) == 2)
+    res = max_margin(X, y, threshold=threshold)
+    check_result(res, X, y, threshold)
+    assert res.gamma == pytest.approx(angle_scan_margin(X, y, threshold), rel=1e-9)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS, P=st.integers(3, 25), N=st.integers(2, 4))
+def test_max_margin_matches_svc(seed, P, N):
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(seed)
+    data = teacher_data(P, N, margin=0.2, rng=rng)
+    X = data.X + rng.standard_normal(N)  # shifted: the threshold matters
+    y = data.y
+    assume(len(set(y)) == 2)
+    res = max_margin(X, y, threshold=True)
+    check_result(res, X, y, True)
+    svc = SVC(kernel="linear", C=1e10, tol=1e-12).fit(X, y)
+    w, b = svc.coef_[0], svc.intercept_[0]
+    svc_margin = np.min(y * (X @ w + b)) / np.linalg.norm(w)
+    # libsvm stops at about 1e-7..1e-6 relative accuracy even with tol=1e-12 (checked
+    # with the exhaustive search above), so compare at that level...
+    assert res.gamma == pytest.approx(1 / np.linalg.norm(w), rel=1e-5)
+    assert res.gamma == pytest.approx(svc_margin, rel=1e-5)
+    # ...and require, exactly, that SVC's hyperplane is never better than ours.
+    assert svc_margin <= res.gamma * (1 + 1e-12)
+    np.testing.assert_allclose(res.w, w / np.linalg.norm(w), atol=1e-4)
+
+
+def test_max_margin_larger_problem_against_svc():
+    from sklearn.svm import SVC
+
+    data = teacher_data(300, 10, margin=0.3, rng=11)
+    res = max_margin(data.X, data.y)
+    check_result(res, data.X, data.y, False)
+    assert res.gamma >= 0.3 - 1e-12  # at least the teacher's margin
+    res_t = max_margin(data.X, data.y, threshold=True)
+    check_result(res_t, data.X, data.y, True)
+    assert res_t.gamma >= res.gamma - 1e-12  # a threshold can only help
+    svc = SVC(kernel="linear", C=1e10, tol=1e-12).fit(data.X, data.y)
+    assert res_t.gamma == pytest.approx(1 / np.linalg.norm(svc.coef_[0]), rel=1e-5)
+
+
+# ---------------------------------------------------------------------------
+# Bad input
+# ---------------------------------------------------------------------------
+
+
+GOOD_X = [[1.0, 0.0], [0.0, 1.0]]
+GOOD_Y = [1, -1]
+
+
+@pytest.mark.parametrize(
+    "X, y, error, match",
+    [
+        ([1.0, 2.0], [1, -1], ValueError, "2-D"),  # 1-D patterns
+        ([[[1.0]]], [1], ValueError, "2-D"),
+        (np.zeros((0, 2)), [], ValueError, "empty"),
+        (np.zeros((2, 0)), [1, -1], ValueError, "dimension 0"),
+        ([[1.0, np.nan], [0.0, 1.0]], GOOD_Y, ValueError, "NaN"),
+        ([[1.0, np.inf], [0.0, 1.0]], GOOD_Y, ValueError, "NaN or infinite"),
+        ("abc", GOOD_Y, TypeError, "string"),
+        ([["a", "b"]], [1], TypeError, "array of numbers"),
+        (GOOD_X, [1, -1, 1], ValueError, "lengths must match"),
+        (GOOD_X, [1, 0], ValueError, "only -1 and \\+1"),
+        (GOOD_X, [2, -1], ValueError, "only -1 and \\+1"),
+        (GOOD_X, [1, np.nan], ValueError, "NaN"),
+        (GOOD_X, [[1, -1]], ValueError, "1-D"),
+        (GOOD_X, [], ValueError, "empty"),
+    ],
+)
+def test_bad_patterns_and_labels(X, y, error, match):
+    for func in (is_separable, separating_weights, max_margin):
+        with pytest.raises(error, match=match):
+            func(X, y)
+    with pytest.raises(error, match=match):
+        margin([1.0, 1.0], X, y)
+
+
+def test_bad_threshold_flag():
+    for func in (is_separable, separating_weights, max_margin):
+        with pytest.raises(TypeError, match="threshold"):
+            func(GOOD_X, GOOD_Y, threshold="yes")
+    with pytest.raises(TypeError, match="threshold"):
+        in_general_position(GOOD_X, threshold=1)
+
+
+def test_bad_general_position_input():
+    with pytest.raises(ValueError, match="2-D"):
+        in_general_position([1.0, 2.0])
+    with pytest.raises(ValueError, match="NaN"):
+        in_general_position([[np.nan, 1.0]])
+    with pytest.raises(ValueError, match="empty"):
+        in_general_position(np.zeros((0, 3)))
+    for tol in (0.0, 1.0, -1e-3):
+        with pytest.raises(ValueError, match="tol"):
+            in_general_position(GOOD_X, tol=tol)
+    with pytest.raises(ValueError, match="tol"):
+        in_general_position(GOOD_X, tol=float("nan"))
+    with pytest.raises(TypeError, match="tol"):
+        in_general_position(GOOD_X, tol="small")
+
+
+def test_bad_margin_input():
+    with pytest.raises(ValueError, match="zero vector"):
+        margin([0.0, 0.0], GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="zero vector"):
+        pattern_margins([0.0, 0.0], GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="length 3"):
+        margin([1.0, 1.0, 1.0], GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="NaN"):
+        margin([1.0, np.nan], GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="b must be finite"):
+        margin([1.0, 1.0], GOOD_X, GOOD_Y, b=np.inf)
+    with pytest.raises(TypeError, match="b must be a real number"):
+        margin([1.0, 1.0], GOOD_X, GOOD_Y, b="1")
+    with pytest.raises(TypeError, match="b must be a real number"):
+        margin([1.0, 1.0], GOOD_X, GOOD_Y, b=True)
