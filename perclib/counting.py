@@ -121,7 +121,7 @@ def cover_count_symbolic(
     for value, name in ((P, "P"), (N, "N")):
         if value is None:
             values.append(sympy.Symbol(name, integer=True, positive=True))
-        elif isinstance(value, sympy.Expr):
+        elif isinstance(value, sympy.Expr) and not value.is_Integer:
             values.append(value)
         else:
             values.append(sympy.Integer(as_count(value, name, 1)))
@@ -159,55 +159,106 @@ def _sorted_rows(S: NDArray[np.int64]) -> NDArray[np.int64]:
     return S[np.lexsort(S.T[::-1])]
 
 
-def _enumerate_incremental(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], int]:
-    """All separable labelings of the rows of ``U`` (unit, homogeneous), and the LP count.
+def _flip_by_rotation(J: NDArray[np.float64], w: NDArray[np.float64]) -> NDArray[np.float64] | None:
+    """Try to separate the rows of ``J`` starting from ``w``, without an LP.
+
+    ``w`` separates every row but the last (``J[-1] . w <= 0``). Moving along
+    ``d = J[-1]`` or along its part orthogonal to ``w`` (a rotation of the
+    hyperplane) raises ``J[-1] . w``; the move works when some step length ``c``
+    keeps every other row positive, an interval that is computed exactly. Returns
+    the new weights (strictly separating, checked) or None; None proves nothing.
+    """
+    a_all = J @ w
+    for d in (J[-1], J[-1] - (J[-1] @ w) / (w @ w) * w):
+        b_all = J @ d
+        a, b = a_all[:-1], b_all[:-1]
+        if b_all[-1] <= 0:
+            continue
+        low = -a_all[-1] / b_all[-1]  # smallest step that puts the new row on its side
+        shrinking = b < 0
+        high = float(np.min(a[shrinking] / -b[shrinking])) if np.any(shrinking) else np.inf
+        if low < high:
+            c = (low + high) / 2 if np.isfinite(high) else 2 * low + 1.0
+            w_new = w + c * d
+            if np.all(J @ w_new > 0):
+                return w_new
+    return None
+
+
+def _enumerate_incremental(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], dict[str, int]]:
+    """All separable labelings of the rows of ``U`` (unit, homogeneous), with statistics.
 
     Grows the set point by point. Invariant: ``S`` holds every separable labeling
     of the first k points that starts with +1, each with a weight vector that
     strictly separates it. A separable labeling of k + 1 points restricts to a
     separable labeling of the first k, so trying both signs for the new point on
     every member of ``S`` finds all of them. The sign ``w . u`` agrees with is free
-    (the stored ``w`` already works); only the other sign needs a linear program.
-    Labelings starting with -1 are the negations (``w -> -w``), added at the end.
+    (the stored ``w`` already works); the other is decided, cheapest first, by
+
+    1. a known conflict: an earlier LP of this step proved that some labels on a
+       subset T of the points cannot be separated; a labeling that agrees with
+       them (or with their negation) on T is rejected at once;
+    2. a rotation of the stored separator (:func:`_flip_by_rotation`);
+    3. a linear program, whose failure yields a new conflict for step 1.
+
+    Conflicts always involve the new point (the rest is separable), so they are
+    only useful within one step. Labelings starting with -1 are the negations
+    (``w -> -w``), added at the end. Statistics count how each case was decided.
     """
     P, D = U.shape
+    stats = {"free": 0, "conflict": 0, "rotation": 0, "lp": 0}
     S = np.ones((1, 1), dtype=np.int64)
     W = U[:1].copy()  # u_0 . u_0 = 1 > 0 separates the labeling (+1,)
-    n_lp = 0
     for k in range(1, P):
         u = U[k]
         side = W @ u
         new_S: list[NDArray[np.int64]] = []
         new_W: list[NDArray[np.float64]] = []
+        # Conflicts as rows of a {-1, 0, +1} matrix (0 = point not involved): a
+        # labeling s matches conflict c exactly when |c . s| equals the size of T.
+        conflicts = np.zeros((0, k + 1))
+        sizes = np.zeros(0)
         for s, w, v in zip(S, W, side, strict=True):
             for label in (1, -1):
+                s_ext = np.append(s, label)
                 if label * v > 0:  # the stored separator already puts u on this side
-                    new_S.append(np.append(s, label))
+                    stats["free"] += 1
+                    new_S.append(s_ext)
                     new_W.append(w)
                     continue
-                s_ext = np.append(s, label)
-                n_lp += 1
-                _, w_ext = _max_min_lp(s_ext[:, None] * U[: k + 1])
+                if sizes.size and np.any(np.abs(conflicts @ s_ext) == sizes):
+                    stats["conflict"] += 1
+                    continue
+                J = s_ext[:, None] * U[: k + 1]
+                w_ext = _flip_by_rotation(J, w)
                 if w_ext is not None:
+                    stats["rotation"] += 1
                     new_S.append(s_ext)
                     new_W.append(w_ext)
-        if not new_S:  # pragma: no cover - impossible for unit rows (s, sign(w.u))
-            return np.zeros((0, P), dtype=np.int64), n_lp
+                    continue
+                stats["lp"] += 1
+                verdict = _max_min_lp(J)
+                if verdict.w is not None:
+                    new_S.append(s_ext)
+                    new_W.append(verdict.w)
+                elif verdict.conflict is not None:
+                    row = np.zeros(k + 1)
+                    row[verdict.conflict] = s_ext[verdict.conflict]
+                    conflicts = np.vstack([conflicts, row])
+                    sizes = np.append(sizes, verdict.conflict.size)
         S = np.array(new_S, dtype=np.int64)
         W = np.array(new_W)
-    return np.vstack([S, -S]), n_lp
+    return np.vstack([S, -S]), stats
 
 
-def _enumerate_bruteforce(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], int]:
+def _enumerate_bruteforce(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], dict[str, int]]:
     """Every labeling of the rows of ``U`` tested by its own LP (reference method)."""
     found = []
-    n_lp = 0
     for labels in itertools.product((-1, 1), repeat=U.shape[0]):
         s = np.array(labels, dtype=np.int64)
-        n_lp += 1
-        if _max_min_lp(s[:, None] * U)[1] is not None:
+        if _max_min_lp(s[:, None] * U).w is not None:
             found.append(s)
-    return np.array(found, dtype=np.int64).reshape(-1, U.shape[0]), n_lp
+    return np.array(found, dtype=np.int64).reshape(-1, U.shape[0]), {"lp": 2 ** U.shape[0]}
 
 
 def separable_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray[np.int64]:
@@ -216,11 +267,14 @@ def separable_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray[n
     Exact for any finite set of points, in general position or not. The labelings
     are grown one point at a time: each separable labeling of the first k points
     is stored with a separator, and extended by both signs for point k + 1; the
-    sign the separator already gives is free, the other is decided by one linear
-    program (see :func:`perclib.geometry.is_separable` for its tolerance). Since
-    ``s`` is separable exactly when ``-s`` is, only labelings with a +1 first are
-    grown. The cost is about one LP per separable labeling of each prefix, far
-    fewer than the ``2**P`` of testing every labeling.
+    sign the separator already gives is free, the other is decided by a linear
+    program (see :func:`perclib.is_separable` for its tolerance), unless a
+    cheaper argument settles it first: a rotated separator that works, or a
+    subset of points whose labels were already shown to conflict. Since ``s`` is
+    separable exactly when ``-s`` is, only labelings with a +1 first are grown.
+    The cost is at most one LP per separable labeling of each prefix, far fewer
+    than the ``2**P`` of testing every labeling (for 14 random points in 3-D:
+    about a hundred instead of 16384).
 
     A pattern at the origin without threshold lies on every hyperplane through the
     origin, so no labeling is strictly separable: the result then has no rows.

@@ -17,6 +17,7 @@ import itertools
 import math
 import numbers
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -68,7 +69,15 @@ def _homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]
 # ---------------------------------------------------------------------------
 
 
-def _max_min_lp(J: NDArray[np.float64]) -> tuple[float, NDArray[np.float64] | None]:
+class _LPVerdict(NamedTuple):
+    """Outcome of :func:`_max_min_lp`."""
+
+    t: float  # optimal worst-case margin on unit rows, >= 0
+    w: NDArray[np.float64] | None  # a verified strict separator, or None
+    conflict: NDArray[np.intp] | None  # rows proving non-separability, if verified
+
+
+def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     """Best worst-case margin of reflected patterns ``J`` (rows ``y_i x_i``).
 
     Solves  max t  subject to  J_i . w >= t,  -1 <= w_j <= 1,  t <= 1,  on the rows
@@ -77,14 +86,20 @@ def _max_min_lp(J: NDArray[np.float64]) -> tuple[float, NDArray[np.float64] | No
     scale of ``w``: any separator can be rescaled into it. ``w = 0, t = 0`` is always
     feasible, so ``t* >= 0`` and ``t* > 0`` exactly when the rows are separable.
 
-    Returns ``(t*, w)`` with ``w`` strictly separating the rows (checked in floating
-    point), or ``(t*, None)`` when ``t*`` is within tolerance of 0 or the check fails.
+    When separable (``t* > SEPARABILITY_TOL``) the returned ``w`` is checked to
+    separate the original rows strictly in floating point. Otherwise the LP's dual
+    multipliers ``lam`` (>= 0, summing to 1) give a certificate (Gordan's theorem):
+    ``sum_i lam_i U_i`` is (nearly) the zero vector, so no ``w`` can make every
+    ``U_i . w`` positive. Its support ``conflict`` is a subset of rows that is
+    already non-separable on its own; it is returned only if the certificate checks
+    out: ``||sum lam_i U_i||_1 <= SEPARABILITY_TOL``, which bounds ``t*`` of any
+    set of rows containing this subset by the same tolerance.
     """
     P, D = J.shape
     norms = np.linalg.norm(J, axis=1)
     if np.any(norms == 0):
         # A pattern at the origin (no threshold) has y (w.x) = 0 for every w.
-        return 0.0, None
+        return _LPVerdict(0.0, None, np.flatnonzero(norms == 0)[:1])
     U = J / norms[:, None]
     c = np.zeros(D + 1)
     c[-1] = -1.0  # linprog minimises, so minimise -t
@@ -96,13 +111,17 @@ def _max_min_lp(J: NDArray[np.float64]) -> tuple[float, NDArray[np.float64] | No
     if res.status != 0:  # pragma: no cover - the LP is always feasible and bounded
         raise RuntimeError(f"separability LP failed: {res.message}")
     t_star = float(-res.fun)
-    if t_star <= SEPARABILITY_TOL:
-        return t_star, None
-    w = np.asarray(res.x[:D], dtype=np.float64)
-    # Confirm on the original (unscaled) rows: a reported separator must work.
-    if np.all(J @ w > 0):
-        return t_star, w
-    return t_star, None  # pragma: no cover - needs t* > tol but a failing check
+    if t_star > SEPARABILITY_TOL:
+        w = np.asarray(res.x[:D], dtype=np.float64)
+        # Confirm on the original (unscaled) rows: a reported separator must work.
+        if np.all(J @ w > 0):
+            return _LPVerdict(t_star, w, None)
+        return _LPVerdict(t_star, None, None)  # pragma: no cover - t* > tol, check fails
+    lam = -np.asarray(res.ineqlin.marginals, dtype=np.float64)
+    support = np.flatnonzero(lam > 1e-12)
+    if support.size and np.abs(lam[support] @ U[support]).sum() <= SEPARABILITY_TOL:
+        return _LPVerdict(t_star, None, support)
+    return _LPVerdict(t_star, None, None)
 
 
 def separating_weights(
@@ -139,7 +158,7 @@ def separating_weights(
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
     threshold = _as_flag(threshold, "threshold")
-    _, w_hat = _max_min_lp(y[:, None] * _homogeneous(X, threshold))
+    w_hat = _max_min_lp(y[:, None] * _homogeneous(X, threshold)).w
     if w_hat is None:
         return None
     if threshold:

@@ -1,0 +1,317 @@
+"""Tests for perclib.counting: Cover's formula and exact enumeration of dichotomies.
+
+References: hand-computed values, an independent recursion for C(P, N), the known
+numbers of threshold functions of n inputs (2, 4, 14, 104, 1882: OEIS A000609),
+and a separability test by NNLS (origin inside the convex hull or not) that shares
+no code with the linear programs used by perclib.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import nnls
+
+from perclib import (
+    boolean_cube,
+    capacity_fraction,
+    count_dichotomies,
+    cover_count,
+    cover_count_symbolic,
+    separable_dichotomies,
+)
+from perclib.counting import (
+    _enumerate_incremental,
+    _unit_rows,
+    separable_dichotomies_bruteforce,
+)
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+@cache
+def cover_recursion(P: int, N: int) -> int:
+    """Cover's recursion C(P + 1, N) = C(P, N) + C(P, N - 1), C(1, N) = 2, C(P, 0) = 0."""
+    if N == 0:
+        return 0
+    if P == 1:
+        return 2
+    return cover_recursion(P - 1, N) + cover_recursion(P - 1, N - 1)
+
+
+def nnls_separable(Z: np.ndarray, s: np.ndarray) -> bool:
+    """Whether s_i z_i admit w with all s_i w.z_i > 0, decided by NNLS.
+
+    Gordan: not separable exactly when the origin lies in the convex hull of the
+    rows s_i z_i, i.e. when  min ||sum a_i s_i z_i||^2 + (sum a_i - 1)^2, a >= 0,
+    is zero. Meant for small-integer data, where the distance is either 0 or
+    clearly positive.
+    """
+    J = s[:, None] * Z
+    A = np.vstack([J.T, np.ones(len(s))])
+    b = np.append(np.zeros(Z.shape[1]), 1.0)
+    dist = nnls(A, b)[1]
+    assert dist < 1e-10 or dist > 1e-6, "ambiguous reference"
+    return bool(dist > 1e-6)
+
+
+def reference_dichotomies(X: np.ndarray, threshold: bool) -> set[tuple[int, ...]]:
+    Z = np.hstack([X, np.ones((len(X), 1))]) if threshold else X
+    return {
+        s
+        for s in itertools.product((-1, 1), repeat=len(X))
+        if nnls_separable(Z, np.array(s, dtype=float))
+    }
+
+
+def as_set(S: np.ndarray) -> set[tuple[int, ...]]:
+    return {tuple(int(v) for v in row) for row in S}
+
+
+# ---------------------------------------------------------------------------
+# cover_count, capacity_fraction
+# ---------------------------------------------------------------------------
+
+
+def test_cover_count_hand_values():
+    assert cover_count(1, 1) == 2
+    assert cover_count(4, 2) == 8  # 4 points in the plane, through the origin
+    assert cover_count(5, 3) == 22  # 2 * (1 + 4 + 6)
+    assert cover_count(4, 3) == 14  # = threshold functions of 2 inputs
+    assert cover_count(8, 4) == 128  # P = 2N: half of 2^8
+    assert [cover_count(P, 1) for P in range(1, 6)] == [2] * 5
+    assert [cover_count(P, 2) for P in range(1, 6)] == [2, 4, 6, 8, 10]
+
+
+def test_cover_count_all_labelings_when_p_at_most_n():
+    for N in range(1, 8):
+        for P in range(1, N + 1):
+            assert cover_count(P, N) == 2**P
+    assert cover_count(3, 10**9) == 8  # a huge N costs nothing
+
+
+def test_cover_count_exact_big_integers():
+    value = cover_count(1000, 500)
+    assert type(value) is int
+    assert value == 2**999  # P = 2N: exactly half, no rounding anywhere
+    assert cover_count(10**6, 3) == 2 * (1 + (10**6 - 1) + (10**6 - 1) * (10**6 - 2) // 2)
+
+
+def test_cover_count_grows_like_polynomial_of_degree_n_minus_1():
+    # C(P, N) ~ 2 P^(N-1) / (N-1)! for P >> N (COURSE.md, section 3).
+    for N in (2, 3, 4):
+        P = 10**7
+        ratio = cover_count(P, N) / (2 * P ** (N - 1) / math.factorial(N - 1))
+        assert ratio == pytest.approx(1.0, rel=1e-5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(P=st.integers(1, 60), N=st.integers(1, 60))
+def test_cover_count_satisfies_cover_recursion(P, N):
+    assert cover_count(P, N) == cover_recursion(P, N)
+
+
+def test_capacity_fraction():
+    assert capacity_fraction(4, 2) == Fraction(1, 2)
+    assert capacity_fraction(200, 100) == Fraction(1, 2)
+    assert capacity_fraction(3, 3) == 1
+    assert capacity_fraction(5, 3) == Fraction(22, 32)
+    assert isinstance(capacity_fraction(7, 2), Fraction)
+
+
+@pytest.mark.parametrize("func", [cover_count, capacity_fraction])
+def test_cover_count_bad_arguments(func):
+    for bad in (2.0, 2.5, True, "3", None):
+        with pytest.raises(TypeError, match="P must be an integer"):
+            func(bad, 2)
+        with pytest.raises(TypeError, match="N must be an integer"):
+            func(3, bad)
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="P must be >= 1"):
+            func(bad, 2)
+        with pytest.raises(ValueError, match="N must be >= 1"):
+            func(3, bad)
+    assert func(np.int64(4), np.int32(2)) == func(4, 2)  # numpy integers are fine
+
+
+# ---------------------------------------------------------------------------
+# cover_count_symbolic
+# ---------------------------------------------------------------------------
+
+
+def test_symbolic_formula_structure():
+    expr = cover_count_symbolic()
+    P, N = sorted(expr.free_symbols, key=lambda s: s.name, reverse=True)
+    assert (P.name, N.name) == ("P", "N")
+    assert P.is_integer and P.is_positive and N.is_integer and N.is_positive
+    assert str(expr) == "2*Sum(binomial(P - 1, k), (k, 0, N - 1))"
+    # Numbers substituted by hand give Cover's values.
+    assert expr.subs({P: 9, N: 4}).doit() == 2 * (1 + 8 + 28 + 56)
+
+
+@settings(max_examples=30, deadline=None)
+@given(P=st.integers(1, 25), N=st.integers(1, 25))
+def test_symbolic_with_integers_equals_cover_count(P, N):
+    value = cover_count_symbolic(P, N)
+    assert isinstance(value, sympy.Integer)
+    assert value == cover_count(P, N) == cover_recursion(P, N)
+    unevaluated = cover_count_symbolic(P, N, evaluate=False)
+    assert isinstance(unevaluated, sympy.Expr) and unevaluated.has(sympy.Sum)
+    assert unevaluated.doit() == cover_count(P, N)
+
+
+def test_symbolic_small_n_closed_forms():
+    P = sympy.Symbol("P", integer=True, positive=True)
+    assert cover_count_symbolic(N=1, evaluate=True) == 2
+    assert sympy.simplify(cover_count_symbolic(N=2, evaluate=True) - 2 * P) == 0
+    assert sympy.expand(cover_count_symbolic(N=3, evaluate=True) - (P**2 - P + 2)) == 0
+    # Without evaluation the sum stays visible for a lesson to show.
+    assert cover_count_symbolic(N=2).has(sympy.Sum)
+    # A sympy expression may be passed in place of a number.
+    M = sympy.Symbol("M", integer=True, positive=True)
+    assert cover_count_symbolic(2 * M, 1, evaluate=True) == 2
+
+
+def test_symbolic_bad_arguments():
+    with pytest.raises(TypeError, match="P must be an integer"):
+        cover_count_symbolic(2.5, 2)
+    with pytest.raises(ValueError, match="N must be >= 1"):
+        cover_count_symbolic(3, 0)
+    with pytest.raises(TypeError, match="evaluate"):
+        cover_count_symbolic(3, 2, evaluate="yes")
+
+
+# ---------------------------------------------------------------------------
+# Enumeration of separable dichotomies
+# ---------------------------------------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, P=st.integers(1, 11), N=st.integers(1, 3), threshold=st.booleans())
+def test_count_on_gaussian_points_is_cover_count(seed, P, N, threshold):
+    X = np.random.default_rng(seed).standard_normal((P, N))
+    expected = cover_count(P, N + 1) if threshold else cover_count(P, N)
+    assert count_dichotomies(X, threshold=threshold) == expected
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS, P=st.integers(1, 7), N=st.integers(1, 3), threshold=st.booleans())
+def test_enumeration_equals_reference_on_degenerate_integer_sets(seed, P, N, threshold):
+    # Small integers: repeated points, collinear triples, the origin, all likely.
+    X = np.random.default_rng(seed).integers(-2, 3, size=(P, N)).astype(float)
+    S = separable_dichotomies(X, threshold=threshold)
+    expected = reference_dichotomies(X, threshold)
+    assert as_set(S) == expected
+    assert len(S) == len(expected) == count_dichotomies(X, threshold=threshold)
+    assert as_set(separable_dichotomies_bruteforce(X, threshold=threshold)) == expected
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=SEEDS, P=st.integers(1, 8), N=st.integers(1, 3), threshold=st.booleans())
+def test_enumeration_equals_bruteforce_on_gaussian_points(seed, P, N, threshold):
+    X = np.random.default_rng(seed).standard_normal((P, N))
+    S = separable_dichotomies(X, threshold=threshold)
+    B = separable_dichotomies_bruteforce(X, threshold=threshold)
+    np.testing.assert_array_equal(S, B)  # same rows in the same order
+    assert as_set(S) == reference_dichotomies(X, threshold)
+
+
+def test_output_format():
+    X = np.random.default_rng(5).standard_normal((6, 2))
+    S = separable_dichotomies(X)
+    assert S.shape == (cover_count(6, 2), 6)
+    assert S.dtype == np.int64
+    assert set(np.unique(S).tolist()) == {-1, 1}
+    assert len(as_set(S)) == len(S)  # no duplicates
+    assert as_set(-S) == as_set(S)  # closed under s -> -s
+    # Lexicographic order, -1 before +1, first column most significant.
+    assert [tuple(r) for r in S.tolist()] == sorted(tuple(r) for r in S.tolist())
+
+
+def test_boolean_cube_threshold_function_counts():
+    # Numbers of linear threshold functions of n inputs (OEIS A000609).
+    for n, expected in ((1, 4), (2, 14), (3, 104), (4, 1882)):
+        assert count_dichotomies(boolean_cube(n), threshold=True) == expected
+
+
+def test_two_input_threshold_functions_are_all_but_xor_and_xnor():
+    S = separable_dichotomies(boolean_cube(2), threshold=True)
+    missing = {
+        s for s in itertools.product((-1, 1), repeat=4) if s not in as_set(S)
+    }
+    assert missing == {(-1, 1, 1, -1), (1, -1, -1, 1)}
+
+
+def test_origin_without_threshold_gives_no_dichotomy():
+    X = [[0.0, 0.0], [1.0, 2.0], [3.0, -1.0]]
+    S = separable_dichotomies(X)
+    assert S.shape == (0, 3)
+    assert count_dichotomies(X) == 0
+    assert count_dichotomies(boolean_cube(3)) == 0  # the cube contains the origin
+    assert separable_dichotomies_bruteforce(X).shape == (0, 3)
+    # With a threshold the origin is an ordinary point: 3 points in general
+    # position in the plane, all 8 labelings.
+    assert count_dichotomies(X, threshold=True) == 8
+
+
+def test_hand_counted_degenerate_sets():
+    # Points on a line: only "prefix/suffix" labelings, 2 P of them with threshold.
+    line = [[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]
+    assert count_dichotomies(line, threshold=True) == 8
+    # Through the origin, points on one ray can only be labelled all alike.
+    assert count_dichotomies(line[1:]) == 2
+    # x and -x always get opposite labels (sign(w1) and -sign(w1)); adding
+    # (0, 1), labelled sign(w2) independently, doubles that: 4.
+    assert count_dichotomies([[1.0, 0.0], [-1.0, 0.0]]) == 2
+    assert count_dichotomies([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]) == 4
+    # A repeated point changes nothing: its label is forced.
+    X = np.random.default_rng(2).standard_normal((5, 2))
+    Xd = np.vstack([X, X[3]])
+    S = separable_dichotomies(Xd)
+    assert len(S) == cover_count(5, 2)
+    assert np.all(S[:, 5] == S[:, 3])
+    # The square without its corner at the origin, through the origin: 6 of 8.
+    assert count_dichotomies(boolean_cube(2)[1:]) == 6
+
+
+def test_incremental_method_solves_far_fewer_lps():
+    X = np.random.default_rng(0).standard_normal((12, 3))
+    S, stats = _enumerate_incremental(_unit_rows(X, False))
+    assert len(S) == cover_count(12, 3)
+    # Every labeling (first label +1) of each prefix is extended in two ways.
+    assert sum(stats.values()) == sum(cover_count(k, 3) for k in range(1, 12))
+    # At most one LP per separable labeling (first label +1) of each prefix.
+    assert stats["lp"] <= sum(cover_count(k, 3) // 2 for k in range(1, 12))
+    assert stats["lp"] < 2**12 / 20
+
+
+def test_bruteforce_refuses_large_sets():
+    X = np.random.default_rng(0).standard_normal((21, 2))
+    with pytest.raises(ValueError, match="at most 20"):
+        separable_dichotomies_bruteforce(X)
+
+
+@pytest.mark.parametrize(
+    "func", [separable_dichotomies, count_dichotomies, separable_dichotomies_bruteforce]
+)
+def test_enumeration_bad_input(func):
+    with pytest.raises(ValueError, match="2-D"):
+        func([1.0, 2.0])
+    with pytest.raises(ValueError, match="empty"):
+        func(np.zeros((0, 2)))
+    with pytest.raises(ValueError, match="NaN"):
+        func([[1.0, np.nan]])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        func([[1.0, -np.inf]])
+    with pytest.raises(TypeError, match="string"):
+        func("points")
+    with pytest.raises(TypeError, match="threshold"):
+        func([[1.0, 2.0]], threshold=None)
