@@ -1,0 +1,111 @@
+"""Lesson 4 widgets, driven from Python as the frontend would drive them."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from perclib import is_separable
+from perclib.widgets import build_capacity_curve, build_dichotomy_explorer
+from perclib.widgets.counting import labelling_from_index
+
+
+def cover_reference(P: int, N: int) -> int:
+    return 2 * sum(math.comb(P - 1, k) for k in range(N))
+
+
+def test_labelling_from_index() -> None:
+    assert labelling_from_index(0, 3).tolist() == [-1, -1, -1]
+    assert labelling_from_index(6, 3).tolist() == [-1, 1, 1]  # 6 = 0b110, bit i is pattern i
+    assert labelling_from_index(7 + 8, 3).tolist() == [1, 1, 1]  # taken mod 2^P
+    with pytest.raises(ValueError):
+        labelling_from_index(-1, 3)
+    with pytest.raises(ValueError):
+        labelling_from_index(1, 0)
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return build_dichotomy_explorer(6, rng=1)
+
+
+def _points(demo) -> tuple[np.ndarray, np.ndarray]:
+    pos, neg = demo.figure.axes[0].collections[:2]
+    return pos.get_offsets(), neg.get_offsets()
+
+
+def test_explorer_counts_are_covers(explorer) -> None:
+    for threshold in (False, True):
+        explorer.controls["threshold"].value = threshold
+        for P in range(1, 7):
+            explorer.controls["P"].value = P
+            expected = cover_reference(P, 3 if threshold else 2)
+            assert f"{expected} of {2**P}" in explorer.status.value
+            heights = [b.get_height() for b in explorer.figure.axes[1].patches]
+            assert heights == [cover_reference(p, 3 if threshold else 2) for p in range(1, 7)]
+
+
+def test_explorer_line_matches_the_lp_verdict(explorer) -> None:
+    explorer.controls["threshold"].value = False
+    explorer.controls["separable_only"].value = False
+    explorer.controls["P"].value = 4
+    line = explorer.figure.axes[0].lines[-1]
+    seen = set()
+    for index in range(16):
+        explorer.controls["labelling"].value = index
+        pos, neg = _points(explorer)
+        X = np.vstack([pos, neg])
+        y = np.r_[np.ones(len(pos)), -np.ones(len(neg))]
+        separable = is_separable(X, y)
+        seen.add(separable)
+        assert np.all(np.isfinite(line.get_xdata())) == separable
+        assert ("<b>separable</b>" in explorer.status.value) == separable
+    assert seen == {True, False}  # 8 of the 16 labellings are separable in the plane
+
+
+def test_explorer_separable_only_shows_separable_labellings(explorer) -> None:
+    explorer.controls["threshold"].value = True
+    explorer.controls["separable_only"].value = True
+    explorer.controls["P"].value = 5
+    for index in range(0, 30, 3):
+        explorer.controls["labelling"].value = index
+        pos, neg = _points(explorer)
+        X = np.vstack([pos, neg])
+        y = np.r_[np.ones(len(pos)), -np.ones(len(neg))]
+        assert is_separable(X, y, threshold=True)
+        assert f"of {cover_reference(5, 3)}" in explorer.status.value
+
+
+def test_explorer_bad_input() -> None:
+    with pytest.raises(ValueError):
+        build_dichotomy_explorer(11)
+    with pytest.raises(ValueError):
+        build_dichotomy_explorer(1)
+
+
+def test_capacity_widget_curve_and_marker() -> None:
+    demo = build_capacity_curve()
+    ax = demo.figure.axes[0]
+    curve, marker = ax.lines[-2], ax.lines[-1]
+    demo.controls["N"].value = 7
+    demo.controls["P"].value = 14
+    assert "1/2 = 0.500000" in demo.status.value
+    assert marker.get_xdata()[0] == 2.0 and marker.get_ydata()[0] == 0.5
+    alpha, frac = curve.get_data()
+    assert len(alpha) == 28 and np.allclose(alpha, np.arange(1, 29) / 7)
+    assert frac[6] == 1.0 and frac[13] == 0.5
+    demo.controls["P"].value = 9  # C(9, 7) / 2^9 = 2 (2^8 - 1 - 8) / 512 = 494 / 512
+    assert "247/256" in demo.status.value
+    demo.controls["N"].value = 2
+    demo.controls["P"].value = 100  # alpha = 50: pinned to the right edge
+    assert marker.get_xdata()[0] == 4.0 and marker.get_marker() == ">"
+    assert "beyond the right edge" in demo.status.value
+
+
+def test_capacity_widget_bad_input() -> None:
+    with pytest.raises(ValueError):
+        build_capacity_curve(0)
+    with pytest.raises(TypeError):
+        build_capacity_curve(10, 2.5)
