@@ -304,9 +304,6 @@ def test_cli(fixture_nb, tmp_path):
                         capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     assert (out / fixture_nb.name).is_file()
-    again = subprocess.run([*cmd, "--out", str(out), str(fixture_nb)], env=env, cwd=tmp_path,
-                           capture_output=True, text=True)
-    assert again.returncode == 1 and "--force" in again.stderr
     into_src = subprocess.run(
         [*cmd, "--force", "--out", str(fixture_nb.parent), str(fixture_nb)],
         env=env, cwd=tmp_path, capture_output=True, text=True,
