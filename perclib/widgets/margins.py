@@ -19,7 +19,9 @@ from perclib.plotting import (
     ACCENT_COLOR,
     HIGHLIGHT_COLOR,
     MARGIN_COLOR,
+    NEGATIVE_COLOR,
     NORMAL_COLOR,
+    POSITIVE_COLOR,
     decision_line,
     legend,
     margin_lines,
@@ -250,10 +252,11 @@ def build_margin_training(
     w_arrow = normal_arrow(ax, best.w, length=0.8)
     legend(ax, loc="lower left", fontsize=7)
 
-    styles = {"perceptron": "-", "margin perceptron": "--", "MinOver": "-.", "AdaTron": ":"}
+    styles = {"perceptron": ("-", "black"), "margin perceptron": ("--", NEGATIVE_COLOR),
+              "MinOver": ("-.", POSITIVE_COLOR), "AdaTron": (":", NORMAL_COLOR)}
     for name, (_, m) in runs.items():
         steps = np.arange(m.size)
-        ax_curve.plot(steps + 1, m, styles[name], lw=1.5, label=name)
+        ax_curve.plot(steps + 1, m, styles[name][0], color=styles[name][1], lw=1.5, label=name)
     ax_curve.axhline(best.gamma, color=ACCENT_COLOR, lw=1.0, ls=":", label=r"$\gamma_{\max}$")
     ax_curve.set_xscale("log")
     ax_curve.set_xlim(1, max_steps + 1)
@@ -261,7 +264,7 @@ def build_margin_training(
     ax_curve.set_autoscale_on(False)
     ax_curve.set_xlabel("updates + 1")
     ax_curve.set_ylabel("margin of the current weights")
-    (marker,) = ax_curve.plot([], [], "o", color=NORMAL_COLOR, ms=7)
+    (marker,) = ax_curve.plot([], [], "o", color=HIGHLIGHT_COLOR, ms=8, zorder=5)
     legend(ax_curve, loc="lower right", fontsize=7)
 
     controls = {
