@@ -301,6 +301,9 @@ class ThresholdArtists:
         self.region = Polygon(np.zeros((3, 2)), closed=True, facecolor=POSITIVE_COLOR, alpha=0.10,
                               edgecolor="none", zorder=0.5, label="fires: w·x − θ > 0")
         ax.add_patch(self.region)
+        # Fixed integer ticks: the locator need not run again on every redraw.
+        ax.set_xticks(np.arange(np.ceil(self.limits[0]), np.floor(self.limits[1]) + 1))
+        ax.set_yticks(np.arange(np.ceil(self.limits[2]), np.floor(self.limits[3]) + 1))
         self.offset_line = ax.plot([], [], color=MARGIN_COLOR, lw=1.0, ls=":", zorder=1.5)[0]
         self.line = decision_line(ax, [1.0, 0.0], 0.0)
         self.arrow = normal_arrow(ax, [1.0, 0.0], 0.0, length=0.8)
@@ -425,15 +428,19 @@ class BiasTrickArtists:
         ax.set_xlim(xmin, xmax)
         ax.set_ylim(ymin, ymax)
         ax.set_zlim(*z_range)
-        # Few fixed ticks: tick text is most of the cost of drawing 3-D axes.
-        ax.set_xticks([xmin, 0.0, xmax])
-        ax.set_yticks([ymin, 0.0, ymax])
-        ax.set_zticks([0.0, 1.0])
-        ax.tick_params(labelsize=7, pad=0)
-        ax.set_xlabel("$x_1$", labelpad=-3)
-        ax.set_ylabel("$x_2$", labelpad=-3)
-        ax.set_zlabel("$x_3$", labelpad=-3)
+        # No 3-D panes, ticks or grid (their text is most of the cost of a 3-D draw): thin
+        # coordinate axes through the origin instead, which is the point the picture is about.
+        ax.set_axis_off()
+        zmin, zmax = float(z_range[0]), float(z_range[1])
+        axis_style = {"color": "#9a9a9a", "lw": 0.8}
+        ax.plot([xmin, xmax], [0.0, 0.0], [0.0, 0.0], **axis_style)
+        ax.plot([0.0, 0.0], [ymin, ymax], [0.0, 0.0], **axis_style)
+        ax.plot([0.0, 0.0], [0.0, 0.0], [zmin, zmax], **axis_style)
+        for position, text in (((xmax, 0.0, 0.0), "$x_1$"), ((0.0, ymax, 0.0), "$x_2$"),
+                               ((0.0, 0.0, zmax), "$x_3$"), ((xmin, ymax, 1.05), "plane $x_3 = 1$")):
+            ax.text(*position, text, fontsize=8, color="#555555")
         ax.view_init(elev=18, azim=-60)
+        ax.set_box_aspect(None, zoom=1.3)  # without panes the default leaves a wide empty margin
         square = [[xmin, ymin, 1.0], [xmax, ymin, 1.0], [xmax, ymax, 1.0], [xmin, ymax, 1.0]]
         ax.add_collection3d(Poly3DCollection([square], facecolor="#bbbbbb", alpha=0.18, edgecolor="#999999"))
         self.plane = Poly3DCollection([np.zeros((3, 3))], facecolor=NORMAL_COLOR, alpha=0.18,
@@ -497,6 +504,7 @@ def build_bias_trick_demo(
     ax3 = fig.add_subplot(1, 2, 2, projection="3d")
     setup_plane(ax2, limits)
     flat = ThresholdArtists(ax2, X, limits)
+    ax2.tick_params(labelbottom=False, labelleft=False)  # a companion view; text is slow to draw
     ax2.set_title("the unit in the plane", fontsize=9)
     ax3.set_title(r"lifted: $\hat w\cdot\hat x = 0$ through the origin", fontsize=9)
     lifted = BiasTrickArtists(ax3, X, limits)
