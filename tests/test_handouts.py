@@ -120,6 +120,17 @@ def open_offline(browser, url: str):
     return page, leaks, requests
 
 
+def _ink(png: bytes) -> float:
+    """Fraction of dark pixels in a PNG screenshot."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("L"))
+    return float((pixels < 128).mean())
+
+
 def source_image_outputs(nb) -> int:
     return sum(
         1
@@ -160,6 +171,9 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
                 math: document.querySelectorAll('.MathJax_SVG, .MathJax_SVG_Display, mjx-container').length,
                 mathSvgs: [...document.querySelectorAll('.MathJax_SVG svg')]
                   .map(s => s.getBoundingClientRect().width),
+                danglingUses: [...document.querySelectorAll('.MathJax_SVG use')]
+                  .map(u => u.getAttribute('href') || u.getAttribute('xlink:href') || '')
+                  .filter(h => !h.startsWith('#') || !document.getElementById(h.slice(1))),
                 text: text,
                 outputImgs: document.querySelectorAll('.jp-OutputArea-output img').length,
                 decoded: imgs.map(i => i.complete && i.naturalWidth > 0),
@@ -169,9 +183,12 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
               };
             }"""
         )
+        inked = [_ink(el.screenshot()) for el in page.query_selector_all(".MathJax_SVG")[:5]]
     finally:
         page.close()
     assert facts["scripts"] == 0, "the handout must not need any script"
+    assert not facts["danglingUses"], f"formula glyphs missing: {facts['danglingUses'][:5]}"
+    assert all(f > 0.02 for f in inked), f"formulas drawn without ink: {inked}"
     raw = re.findall(r"\$[^$\n]+\$", facts["text"])
     assert not raw, f"maths left untypeset: {raw[:5]}"
     if markdown_has_math(nb):

@@ -149,4 +149,4 @@ def test_planned_lessons_not_yet_written():
     """Report (as a skip) the planned lessons that do not exist yet: links to them wait."""
     pending = [n for n in PLANNED_LESSONS if not any(NOTEBOOKS.glob(f"{n[:3]}*.ipynb"))]
     if pending:
-        pytest.skip(f"lessons not written yet (links from the index not checked): {pending}")
+        pytest.skip(f"lessons not written yet (links to them not checked): {pending}")
