@@ -3,6 +3,7 @@
 from perclib.widgets.base import SliderFigure
 from perclib.widgets.convergence import build_margin_explorer, build_training_stepper
 from perclib.widgets.counting import build_capacity_curve, build_dichotomy_explorer
+from perclib.widgets.general_position import build_point_mover, collinear_triples
 from perclib.widgets.margins import build_margin_family, build_margin_training
 from perclib.widgets.registry import all_demos
 from perclib.widgets.separability import TWO_INPUT_NAMES, build_boolean_separator, truth_table
@@ -10,6 +11,7 @@ from perclib.widgets.threshold import build_bias_trick_demo, build_threshold_dem
 
 __all__ = ["SliderFigure", "all_demos"]
 __all__ += ["TWO_INPUT_NAMES", "build_boolean_separator", "truth_table"]
+__all__ += ["build_point_mover", "collinear_triples"]
 __all__ += ["build_margin_family", "build_margin_training"]
 __all__ += ["build_bias_trick_demo", "build_threshold_demo"]
 __all__ += ["build_margin_explorer", "build_training_stepper"]
