@@ -26,7 +26,6 @@ from perclib.capacity import arrangement_dichotomies, capacity_curve
 from perclib.counting import capacity_fraction, cover_count
 from perclib.geometry import in_general_position, separating_weights
 from perclib.plotting import (
-    ACCENT_COLOR,
     BOUNDARY_COLOR,
     HIGHLIGHT_COLOR,
     MARGIN_COLOR,
@@ -106,17 +105,21 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
     points = plot_patterns(ax, X[:1], [1])
     line = decision_line(ax, [1.0, 0.0])
     arrow = normal_arrow(ax, [1.0, 0.0], length=0.5 * lim)
+    # Few ticks: text is what costs most when the figure is redrawn on every move.
+    ax.set_xticks([-2, 0, 2])
+    ax.set_yticks([-2, 0, 2])
     legend(ax, loc="lower left")
-    title = ax.set_title("", fontsize=9)
 
+    # Heights are drawn as log2(count) on a linear axis labelled with the counts: a log-scaled
+    # axis costs several times more to redraw on every slider move.
     bars = bx.bar(Ps, np.ones(P_max), color=_BAR_COLOR, edgecolor="white", label="enumerated")
     (cover_marks,) = bx.plot(Ps, np.ones(P_max), "D", color=BOUNDARY_COLOR, ms=4, label="Cover's $C$")
-    bx.plot(Ps, 2.0**Ps, "-", color=MARGIN_COLOR, lw=1.2, label="all $2^P$")
-    bx.set_yscale("log", base=2)
-    bx.set_ylim(1, 2.0 ** (P_max + 0.5))
+    bx.plot(Ps, Ps, "-", color=MARGIN_COLOR, lw=1.2, label="all $2^P$")
+    bx.set_ylim(0, P_max + 0.5)
+    bx.set_yticks(range(0, P_max + 1, 2), [str(2**j) for j in range(0, P_max + 1, 2)])
     bx.set_xticks(Ps)
     bx.set_xlabel("number of points $P$")
-    bx.set_ylabel("separable labellings")
+    bx.set_ylabel("separable labellings (log scale)")
     legend(bx)
 
     controls = {
@@ -149,14 +152,13 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
             update_arrow(arrow, w, -b, length=0.5 * lim)
             verdict = "<b>separable</b>"
         kind = "any line (threshold)" if threshold else "lines through the origin"
-        title.set_text(f"P = {P}, {kind}")
         counts = [len(s) for s in separable[threshold]]
         for bar, count, p in zip(bars, counts, Ps, strict=True):
-            bar.set_height(count)
+            bar.set_height(np.log2(count))
             bar.set_color(HIGHLIGHT_COLOR if p == P else _BAR_COLOR)
-        cover_marks.set_ydata([cover_count(int(p), dims) for p in Ps])
+        cover_marks.set_ydata(np.log2([cover_count(int(p), dims) for p in Ps]))
         return (
-            f"{which}: {verdict}. Separable labellings of these {P} points: "
+            f"P = {P}, {kind}. {which}: {verdict}. Separable labellings of these {P} points: "
             f"{len(listed)} of {2**P}; Cover's count C({P}, {dims}) = {cover_count(P, dims)}."
         )
 
@@ -202,8 +204,9 @@ def build_capacity_curve(N_max: int = 100, P_max: int = 400) -> SliderFigure:
     ax.set_ylim(-0.03, 1.03)
     ax.set_xlabel(r"load $\alpha = P/N$")
     ax.set_ylabel(r"separable fraction $C(P,N)/2^P$")
+    ax.set_xticks([0, 1, 2, 3, 4])
+    ax.set_yticks([0, 0.5, 1])
     legend(ax, loc="lower left")
-    title = ax.set_title("", fontsize=9, color=ACCENT_COLOR)
 
     controls = {
         "N": widgets.IntSlider(value=min(10, N_max), min=1, max=N_max, description="N"),
@@ -219,11 +222,10 @@ def build_capacity_curve(N_max: int = 100, P_max: int = 400) -> SliderFigure:
         a = P / N
         marker.set_data([min(a, 4.0)], [float(exact)])
         marker.set_marker("o" if a <= 4.0 else ">")
-        title.set_text(f"N = {N}: the fraction is 1/2 at P = {2 * N}")
         edge = " (beyond the right edge)" if a > 4.0 else ""
         return (
             f"N = {N}, P = {P}, alpha = P/N = {a:.2f}{edge}: "
-            f"C({P}, {N}) / 2^{P} = {_fraction_text(exact)}"
+            f"C({P}, {N}) / 2^{P} = {_fraction_text(exact)} (one half at P = 2N = {2 * N})"
         )
 
     return SliderFigure(fig, controls, redraw)
