@@ -193,7 +193,8 @@ def build_point_mover(
     >>> demo = build_point_mover()
     >>> "14 of 16" in demo.status.value
     True
-    >>> demo.controls["D y"].value = 0.0          # D onto the line AB
+    >>> demo.controls["D x"].value = 3.0
+    >>> demo.controls["D y"].value = 0.0          # D onto the line AB, beyond B
     >>> "12 of 16" in demo.status.value
     True
     """
