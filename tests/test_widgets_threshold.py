@@ -153,6 +153,15 @@ def test_default_data_is_realisable_by_the_sliders() -> None:
     w = np.array([0.5, np.sqrt(3) / 2])
     assert np.array_equal(y, np.where(X @ w - 0.5 > 0, 1.0, -1.0))
     assert 0 < np.sum(y > 0) < 24
+    # Within radius 2.3, so that theta = +-3 with ||w|| = 1 puts every point on one side.
+    assert np.linalg.norm(X, axis=1).max() <= 2.3 + 1e-12
+    demo = build_threshold_demo()
+    for angle in (-180.0, -45.0, 0.0, 137.0):
+        demo.controls["angle"].value = angle
+        demo.controls["theta"].value = 3.0
+        assert "fires (+1) on <b>0</b> of 24" in demo.status.value
+        demo.controls["theta"].value = -3.0
+        assert "fires (+1) on <b>24</b> of 24" in demo.status.value
 
 
 # ----------------------------------------------------------------------------- demos

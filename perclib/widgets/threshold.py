@@ -235,7 +235,10 @@ def default_unit_data(P: int = 24, *, rng: object = 1) -> tuple[NDArray[np.float
     ((10, 2), True)
     """
     X = 1.1 * gaussian_patterns(P, 2, rng=rng)
-    X = np.clip(X, -2.3, 2.3)  # keep every point inside the default view
+    # Pull the few far points in to radius 2.3: inside the default view, and |w.x| < 3 for ||w|| <= 1.3,
+    # so the ends of the theta slider put every point on one side.
+    norms = np.linalg.norm(X, axis=1, keepdims=True)
+    X = X * np.minimum(1.0, 2.3 / norms)
     y = threshold_unit(X, weights_from_angle(60.0), 0.5).astype(np.float64)
     return X, y
 
