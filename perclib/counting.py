@@ -185,7 +185,9 @@ def _flip_by_rotation(J: NDArray[np.float64], w: NDArray[np.float64]) -> NDArray
     return None
 
 
-def _enumerate_incremental(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], dict[str, int]]:
+def _enumerate_incremental(
+    U: NDArray[np.float64], *, shortcuts: bool = True
+) -> tuple[NDArray[np.int64], dict[str, int]]:
     """All separable labelings of the rows of ``U`` (unit, homogeneous), with statistics.
 
     Grows the set point by point. Invariant: ``S`` holds every separable labeling
@@ -203,7 +205,9 @@ def _enumerate_incremental(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], d
 
     Conflicts always involve the new point (the rest is separable), so they are
     only useful within one step. Labelings starting with -1 are the negations
-    (``w -> -w``), added at the end. Statistics count how each case was decided.
+    (``w -> -w``), added at the end. Statistics count how each case was decided;
+    ``shortcuts=False`` skips steps 1 and 2 (one LP per non-free extension), for
+    comparison in the benchmark.
     """
     P, D = U.shape
     stats = {"free": 0, "conflict": 0, "rotation": 0, "lp": 0}
@@ -226,11 +230,11 @@ def _enumerate_incremental(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], d
                     new_S.append(s_ext)
                     new_W.append(w)
                     continue
-                if sizes.size and np.any(np.abs(conflicts @ s_ext) == sizes):
+                if shortcuts and sizes.size and np.any(np.abs(conflicts @ s_ext) == sizes):
                     stats["conflict"] += 1
                     continue
                 J = s_ext[:, None] * U[: k + 1]
-                w_ext = _flip_by_rotation(J, w)
+                w_ext = _flip_by_rotation(J, w) if shortcuts else None
                 if w_ext is not None:
                     stats["rotation"] += 1
                     new_S.append(s_ext)

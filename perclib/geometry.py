@@ -487,9 +487,12 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
 
     Examples
     --------
-    >>> res = max_margin([[2, 0], [0, 2]], [1, -1], threshold=True)
-    >>> np.round(res.w, 6).tolist(), round(res.b, 12), round(res.gamma, 12)
-    ([0.707107, -0.707107], 0.0, 1.414213562373)
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]
+    >>> res = max_margin(X, [-1, -1, -1, 1], threshold=True)  # AND: x1 + x2 = 1.5
+    >>> np.round(res.w * 2**0.5, 12).tolist(), round(res.b * 2**0.5, 12)
+    ([1.0, 1.0], -1.5)
+    >>> round(res.gamma * 2**0.5, 12), res.support.tolist()
+    (0.5, [1, 2, 3])
     """
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
