@@ -34,6 +34,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
 NOTEBOOKS = ROOT / "notebooks"
+SETTINGS = BINDER / "jupyter-settings"  # JupyterLab user settings, installed by postBuild
 INDEX = "notebooks/00_index.ipynb"
 
 # Packages that Binder's own environment provides; pinning them fights that environment.
@@ -110,6 +111,49 @@ def test_binder_files_exist_and_postbuild_is_a_script():
     assert post.stat().st_mode & stat.S_IXUSR, "binder/postBuild should be executable"
 
 
+def _read_settings(path: Path) -> dict:
+    """JupyterLab settings files are JSON5; ours only add // comment lines to JSON."""
+    lines = [ln for ln in path.read_text().splitlines() if not ln.lstrip().startswith("//")]
+    return json.loads("\n".join(lines))
+
+
+def _default_shortcuts() -> list[dict]:
+    """Every keyboard shortcut the installed JupyterLab/Notebook 7 extensions define."""
+    found = []
+    for base in {Path(sys.prefix), Path(sys.base_prefix)}:
+        for schema in (base / "share" / "jupyter" / "lab" / "schemas").rglob("*.json"):
+            try:
+                data = json.loads(schema.read_text())
+            except (ValueError, OSError):
+                continue
+            if isinstance(data, dict):
+                found.extend(data.get("jupyter.lab.shortcuts", []))
+    return found
+
+
+def test_binder_installs_jupyter_user_settings():
+    text = (BINDER / "postBuild").read_text()
+    assert "binder/jupyter-settings" in text and "user-settings" in text
+    files = sorted(SETTINGS.rglob("*.jupyterlab-settings"))
+    assert files, "binder/jupyter-settings holds no settings"
+    for path in files:
+        _read_settings(path)  # valid (comment-stripped) JSON
+
+
+def test_binder_disabled_shortcuts_match_real_ones():
+    """A disabled shortcut only takes effect if command, keys and selector match exactly."""
+    path = SETTINGS / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
+    disabled = [s for s in _read_settings(path)["shortcuts"] if s.get("disabled")]
+    defaults = _default_shortcuts()
+    if not defaults:
+        pytest.skip("no JupyterLab schemas installed to compare with")
+    for shortcut in disabled:
+        key = (shortcut["command"], tuple(shortcut["keys"]), shortcut["selector"])
+        assert any((d["command"], tuple(d["keys"]), d["selector"]) == key for d in defaults), (
+            f"{key} is not a shortcut of the installed JupyterLab/Notebook; disabling it does nothing"
+        )
+
+
 def test_binder_python_matches_pyproject():
     """binder/ hides pyproject.toml from repo2docker, so runtime.txt must pick the Python."""
     runtime = (BINDER / "runtime.txt").read_text().strip()
@@ -135,9 +179,7 @@ def test_binder_requirements_do_not_pin_the_jupyter_stack():
         if canonicalize_name(req.name) not in JUPYTER_STACK:
             continue
         upper = [s for s in req.specifier if s.operator in ("==", "===", "<", "<=", "~=", "!=")]
-        assert not upper, (
-            f"{req}: Binder ships its own Jupyter stack; use a lower bound (>=) at most"
-        )
+        assert not upper, f"{req}: Binder ships its own Jupyter stack; use a lower bound (>=) at most"
 
 
 def test_readme_binder_badge_opens_the_course_index():
@@ -258,8 +300,16 @@ def test_binder_environment_runs_every_lesson(tmp_path):
         ROOT,
         repo,
         ignore=shutil.ignore_patterns(
-            ".git", "test-output", "__pycache__", ".venv*", "build", "*.egg-info",
-            ".pytest_cache", ".ipynb_checkpoints", ".hypothesis", ".ruff_cache",
+            ".git",
+            "test-output",
+            "__pycache__",
+            ".venv*",
+            "build",
+            "*.egg-info",
+            ".pytest_cache",
+            ".ipynb_checkpoints",
+            ".hypothesis",
+            ".ruff_cache",
         ),
     )
     venv = tmp_path / "venv"
@@ -280,13 +330,13 @@ def test_binder_environment_runs_every_lesson(tmp_path):
         JUPYTER_PLATFORM_DIRS="1",
         IPYTHONDIR=str(tmp_path / "ipython"),
         MPLCONFIGDIR=str(tmp_path / "mpl"),
+        # postBuild installs Jupyter user settings here (instead of ~/.jupyter/lab/...).
+        JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "lab-user-settings"),
     )
     py = str(bindir / "python")
 
     def run(cmd, cwd, timeout):
-        proc = subprocess.run(
-            cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
-        )
+        proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
         assert proc.returncode == 0, (
             f"{' '.join(map(str, cmd))} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
         )
@@ -294,18 +344,33 @@ def test_binder_environment_runs_every_lesson(tmp_path):
 
     # 1. What repo2docker runs: pip install -r binder/requirements.txt (+ the kernel bits
     #    Binder's base environment already has), then binder/postBuild from the repo root.
-    run([py, "-m", "pip", "install", "-q", "-r", "binder/requirements.txt",
-         "ipykernel", "nbclient", "nbformat"], repo, 1200)
+    run(
+        [
+            py,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "-r",
+            "binder/requirements.txt",
+            "ipykernel",
+            "nbclient",
+            "nbformat",
+        ],
+        repo,
+        1200,
+    )
     run(["bash", "binder/postBuild"], repo, 600)
     run([py, "-c", "import perclib, sys; assert sys.prefix != sys.base_prefix"], tmp_path, 60)
+    for src in SETTINGS.rglob("*.jupyterlab-settings"):
+        assert (tmp_path / "lab-user-settings" / src.relative_to(SETTINGS)).is_file(), src
 
     # 2. Execute every lesson in a kernel of that environment, from notebooks/.
     proc = run(
-        [py, "-c", _RUNNER, str(repo / "notebooks")]
-        + [str(repo / "notebooks" / p.name) for p in lessons],
+        [py, "-c", _RUNNER, str(repo / "notebooks")] + [str(repo / "notebooks" / p.name) for p in lessons],
         repo / "notebooks",
         3600,
     )
     result_line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT ")][-1]
-    failures = json.loads(result_line[len("RESULT "):])
+    failures = json.loads(result_line[len("RESULT ") :])
     assert not failures, "\n\n".join(f"== {k}\n{v}" for k, v in failures.items())

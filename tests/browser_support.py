@@ -1,0 +1,576 @@
+"""Helpers for tests/test_browser.py: a throwaway Jupyter server and a loopback-only browser.
+
+Nothing here is a test. The pieces:
+
+* :func:`find_chromium` - the system Chromium (playwright never downloads a browser here).
+* :func:`stripped_copy` - the lesson folder copied with every output and all widget state
+  removed, so the browser sees what a student sees after a fresh clone.
+* :class:`JupyterServer` - ``jupyter lab`` on a free loopback port with a random token,
+  fresh config/data/runtime/settings/workspace directories, the JupyterLab app object
+  exposed as ``window.jupyterapp`` (for ``notebook:run-all-cells``), cell windowing off
+  (every cell stays in the DOM) and news/update checks off.
+* :func:`loopback_guard` - routes every request of a browser context, lets loopback,
+  ``data:`` and ``blob:`` through, aborts and records anything else.
+* :class:`LessonPage` - drives one notebook in JupyterLab 4 or Notebook 7: wait for the
+  kernel, run all cells, read back errors, find sliders, move one with the keyboard and
+  tell whether a figure changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import nbformat
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--disable-quic",
+    "--metrics-recording-only",
+    "--safebrowsing-disable-auto-update",
+]
+
+LOOPBACK_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+# Text that must never show in a rendered notebook.
+WIDGET_ERROR_TEXTS = ("Error displaying widget", "Model not found", "Failed to load model class")
+
+
+def find_chromium() -> str | None:
+    """Path of a Chromium binary: $PERCEPTRON_CHROMIUM, else chromium on PATH, else None."""
+    for candidate in (
+        os.environ.get("PERCEPTRON_CHROMIUM"),
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+        "/usr/bin/chromium",
+    ):
+        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def strip_notebook(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Remove outputs, execution counts and saved widget state (in place); return nb."""
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+        cell.metadata.pop("execution", None)
+    nb.metadata.pop("widgets", None)
+    return nb
+
+
+def stripped_copy(src_dir: Path, dst_dir: Path, names: list[str]) -> None:
+    """Copy src_dir (data files included) to dst_dir; the given notebooks are stripped."""
+    shutil.copytree(
+        src_dir,
+        dst_dir,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
+    )
+    for name in names:
+        nb = nbformat.read(src_dir / name, as_version=4)
+        nbformat.write(strip_notebook(nb), dst_dir / name)
+
+
+def _write_json(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+
+
+class JupyterServer:
+    """``jupyter lab`` on loopback in a temporary home; use as a context manager."""
+
+    def __init__(
+        self,
+        root_dir: Path,
+        state_dir: Path,
+        *,
+        user_settings: Path | None = None,
+        startup_timeout: float = 90,
+    ):
+        self.root_dir = root_dir
+        self.user_settings = user_settings
+        self.state_dir = state_dir
+        self.port = free_port()
+        self.token = secrets.token_hex(24)
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.startup_timeout = startup_timeout
+        self.proc: subprocess.Popen | None = None
+        self.log_path = state_dir / "server.log"
+
+    # -- lifecycle ---------------------------------------------------------------
+    def _environment(self) -> dict[str, str]:
+        st = self.state_dir
+        settings = st / "lab-user-settings"
+        if self.user_settings is not None:
+            # The settings Binder installs (binder/postBuild copies the same folder).
+            shutil.copytree(self.user_settings, settings, dirs_exist_ok=True)
+        # No windowing: every cell stays attached to the DOM, so all outputs can be read.
+        _write_json(
+            settings / "@jupyterlab/notebook-extension/tracker.jupyterlab-settings",
+            {"windowingMode": "none"},
+        )
+        # No news or update checks (they would fetch from the internet).
+        _write_json(
+            settings / "@jupyterlab/apputils-extension/notification.jupyterlab-settings",
+            {"fetchNews": "false", "checkForUpdates": False},
+        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
+        env.update(
+            JUPYTER_CONFIG_DIR=str(st / "config"),
+            JUPYTER_DATA_DIR=str(st / "data"),
+            JUPYTER_RUNTIME_DIR=str(st / "runtime"),
+            JUPYTER_PLATFORM_DIRS="1",
+            JUPYTERLAB_SETTINGS_DIR=str(settings),
+            JUPYTERLAB_WORKSPACES_DIR=str(st / "workspaces"),
+            IPYTHONDIR=str(st / "ipython"),
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    def start(self) -> JupyterServer:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        cmd = [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "lab",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--ServerApp.root_dir={self.root_dir}",
+            f"--IdentityProvider.token={self.token}",
+            "--ServerApp.open_browser=False",
+            "--LabApp.expose_app_in_browser=True",
+            "--JupyterNotebookApp.expose_app_in_browser=True",
+            "--LabApp.news_url=",
+            "--LanguageServerManager.autodetect=False",
+        ]
+        self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=self.root_dir,
+            env=self._environment(),
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"jupyter lab exited ({self.proc.returncode}):\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.api_url("api/status"), timeout=5) as resp:
+                    if resp.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.3)
+        self.stop()
+        raise RuntimeError(f"jupyter lab did not answer within {self.startup_timeout} s:\n{self.log()}")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            # The clean way: the server shuts down its kernels, then exits.
+            try:
+                req = urllib.request.Request(
+                    self.api_url("api/shutdown"),
+                    method="POST",
+                    headers={"Authorization": f"token {self.token}"},
+                )
+                urllib.request.urlopen(req, timeout=10).close()
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.terminate()
+                try:
+                    self.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait(timeout=10)
+        self._log.close()
+        self.proc = None
+
+    def __enter__(self) -> JupyterServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # -- urls --------------------------------------------------------------------
+    def api_url(self, path: str) -> str:
+        return f"{self.base_url}/{path}?token={self.token}"
+
+    def notebook_url(self, name: str, ui: str, workspace: str) -> str:
+        if ui == "lab":
+            # A workspace of its own per lesson: no tabs restored from the previous one.
+            return f"{self.base_url}/lab/workspaces/{quote(workspace)}/tree/{quote(name)}?token={self.token}"
+        if ui == "notebook7":
+            return f"{self.base_url}/notebooks/{quote(name)}?token={self.token}"
+        raise ValueError(f"unknown ui {ui!r}")
+
+    def log(self, tail: int = 4000) -> str:
+        try:
+            return self.log_path.read_text()[-tail:]
+        except OSError:
+            return ""
+
+
+def is_loopback(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme in ("data", "blob", "about"):
+        return True
+    host = (parts.hostname or "").strip("[]")
+    return host in LOOPBACK_HOSTS
+
+
+def loopback_guard(context, blocked: list[str]) -> None:
+    """Abort (and append to ``blocked``) every request that leaves the machine."""
+
+    def handle(route):
+        url = route.request.url
+        if is_loopback(url):
+            route.continue_()
+        else:
+            blocked.append(url)
+            route.abort("blockedbyclient")
+
+    context.route("**/*", handle)
+
+
+# ----------------------------------------------------------------- page driving
+
+# All JavaScript runs against the notebook panel the app shows (found by its path).
+_JS_PANEL = """
+(path) => {
+  const app = window.jupyterapp;
+  if (!app || !app.shell) return null;
+  const w = app.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path || !w.sessionContext) return null;
+  return w;
+}
+"""
+
+_JS_KERNEL_IDLE = f"""
+async (path) => {{
+  const w = ({_JS_PANEL})(path);
+  if (!w) return false;
+  await w.sessionContext.ready;
+  const k = w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!k && k.status === 'idle' && k.connectionStatus === 'connected';
+}}
+"""
+
+_JS_MARK_PANEL = f"""
+(args) => {{
+  const w = ({_JS_PANEL})(args[0]);
+  w.node.setAttribute('data-browser-test', args[1]);
+  return true;
+}}
+"""
+
+_JS_RUN_ALL = """
+async () => await window.jupyterapp.commands.execute('notebook:run-all-cells')
+"""
+
+_JS_MODEL = f"""
+(path) => {{
+  const w = ({_JS_PANEL})(path);
+  return w ? JSON.stringify(w.content.model.toJSON()) : null;
+}}
+"""
+
+_JS_SHUTDOWN = f"""
+async (path) => {{
+  const w = ({_JS_PANEL})(path);
+  if (w) {{ await w.sessionContext.shutdown(); }}
+  return true;
+}}
+"""
+
+# A fingerprint of everything a slider can change: figures (img/canvas/large svg) and
+# widget text outputs (HTML/Label/Output), in document order.
+_JS_SIGNATURE = """
+(root) => {
+  const figs = [];
+  const figSel = ['img', 'canvas', 'svg'].map(t => '.jp-OutputArea-output ' + t).join(', ');
+  for (const el of root.querySelectorAll(figSel)) {
+    if (el.closest('.widget-slider')) continue;
+    if (el.tagName === 'IMG') {
+      figs.push('img:' + el.getAttribute('src'));
+    } else if (el.tagName === 'CANVAS') {
+      try { figs.push('canvas:' + el.toDataURL()); } catch (e) { figs.push('canvas:?'); }
+    } else {
+      const r = el.getBoundingClientRect();
+      if (r.width >= 100 && r.height >= 100) figs.push('svg:' + el.outerHTML);
+    }
+  }
+  const texts = [];
+  const textSel = ['.widget-html', '.widget-htmlmath', '.widget-label', '.widget-output',
+                   '.jp-OutputArea-output .jp-RenderedHTMLCommon'].join(', ');
+  for (const el of root.querySelectorAll(textSel)) {
+    if (el.closest('.widget-slider')) continue;
+    texts.push(el.innerText);
+  }
+  return {figs, texts};
+}
+"""
+
+_JS_IMAGES_LOADED = """
+(root) => Array.from(root.querySelectorAll('img')).every(i => i.complete)
+"""
+
+
+@dataclass
+class SliderProbe:
+    cell: int
+    label: str
+    value_before: str
+    value_after: str
+    output_changed: bool  # any figure or widget text changed
+    figure_changed: bool  # an image/canvas/svg in the notebook was replaced or redrawn
+    figures_in_cell: int  # figures in the slider's own cell (screenshotted)
+    pixels_changed: bool  # a screenshot of one of those figures differs
+
+
+@dataclass
+class LessonReport:
+    name: str
+    ui: str
+    open_s: float = float("nan")
+    run_s: float = float("nan")
+    sliders_s: float = 0.0
+    n_sliders: int = 0
+    slider_cells: list[int] = field(default_factory=list)
+    probes: list[SliderProbe] = field(default_factory=list)
+    cell_errors: list[str] = field(default_factory=list)
+    unexecuted_cells: list[int] = field(default_factory=list)
+    widget_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    screenshot: str = ""
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]
+
+
+class LessonPage:
+    """One notebook open in a browser page (JupyterLab 4 or Notebook 7)."""
+
+    def __init__(self, page, server: JupyterServer, name: str, ui: str, report: LessonReport):
+        self.page = page
+        self.server = server
+        self.name = name
+        self.ui = ui
+        self.report = report
+        self.tag = f"{ui}-{Path(name).stem}"
+        self.root = f'[data-browser-test="{self.tag}"]'
+
+    # -- open and run ------------------------------------------------------------
+    def open(self, timeout_ms: float = 120_000) -> None:
+        url = self.server.notebook_url(self.name, self.ui, workspace=self.tag)
+        self.page.goto(url, wait_until="domcontentloaded", timeout=timeout_ms)
+        self.page.wait_for_function(f"({_JS_PANEL})({json.dumps(self.name)}) !== null", timeout=timeout_ms)
+        self.page.evaluate(_JS_MARK_PANEL, [self.name, self.tag])
+        self.wait_kernel_idle(timeout_ms)
+
+    def wait_kernel_idle(self, timeout_ms: float) -> None:
+        self.page.wait_for_function(_JS_KERNEL_IDLE, arg=self.name, timeout=timeout_ms, polling=200)
+
+    def run_all(self, timeout_ms: float = 300_000) -> bool:
+        # Resolves once every cell ran (or the first one failed); returns false on failure.
+        with_timeout = f"""
+        async () => await Promise.race([
+          ({_JS_RUN_ALL})(),
+          new Promise((_, rej) => setTimeout(() => rej(new Error('run-all timed out')), {int(timeout_ms)}))
+        ])"""
+        ok = bool(self.page.evaluate(with_timeout))
+        self.wait_kernel_idle(timeout_ms)
+        self.settle()
+        return ok
+
+    def settle(self, quiet_ms: int = 800, timeout_ms: float = 30_000) -> None:
+        """Wait until widgets are rendered: no placeholders, images loaded, DOM quiet."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        last = None
+        stable_since = time.monotonic()
+        while time.monotonic() < deadline:
+            state = self.page.evaluate(
+                """(sel) => {
+                  const root = document.querySelector(sel);
+                  if (!root) return null;
+                  const txt = root.innerText;
+                  return [root.querySelectorAll('*').length,
+                          txt.includes('Loading widget'),
+                          Array.from(root.querySelectorAll('img')).every(i => i.complete)];
+                }""",
+                self.root,
+            )
+            if state != last:
+                last = state
+                stable_since = time.monotonic()
+            elif state and not state[1] and state[2] and time.monotonic() - stable_since >= quiet_ms / 1000:
+                return
+            time.sleep(0.1)
+
+    # -- read back -----------------------------------------------------------------
+    def notebook_json(self) -> dict:
+        return json.loads(self.page.evaluate(_JS_MODEL, self.name))
+
+    def collect_errors(self) -> None:
+        """Read the notebook model and the page; replaces the report's error lists."""
+        self.report.cell_errors, self.report.unexecuted_cells, self.report.widget_errors = [], [], []
+        nb = self.notebook_json()
+        for i, cell in enumerate(nb["cells"]):
+            if cell["cell_type"] != "code":
+                continue
+            if not "".join(cell["source"]).strip():
+                continue
+            if cell.get("execution_count") is None:
+                self.report.unexecuted_cells.append(i)
+            for out in cell.get("outputs", []):
+                if out["output_type"] == "error":
+                    self.report.cell_errors.append(f"cell {i}: {out['ename']}: {out['evalue']}"[:300])
+                elif out["output_type"] == "stream" and out.get("name") == "stderr":
+                    text = "".join(out["text"])
+                    if "Traceback (most recent call last)" in text:
+                        self.report.cell_errors.append(f"cell {i}: traceback on stderr: {text[-300:]}")
+        texts = self.page.evaluate(
+            """(sel) => Array.from(document.querySelectorAll(sel + ' .jp-OutputArea-output'))
+                   .map(e => e.innerText)""",
+            self.root,
+        )
+        for t in texts:
+            for bad in WIDGET_ERROR_TEXTS:
+                if bad in t:
+                    self.report.widget_errors.append(t.strip()[:300])
+
+    # -- sliders -------------------------------------------------------------------
+    def slider_cells(self) -> dict[int, int]:
+        """Cell index -> number of (enabled) sliders in its output."""
+        counts = self.page.evaluate(
+            """(sel) => {
+              const cells = Array.from(document.querySelectorAll(sel + ' .jp-Cell'));
+              const out = {};
+              cells.forEach((c, i) => {
+                const n = c.querySelectorAll('.jp-OutputArea .widget-slider .noUi-handle').length;
+                if (n) out[i] = n;
+              });
+              return out;
+            }""",
+            self.root,
+        )
+        return {int(k): v for k, v in counts.items()}
+
+    def _signature(self):
+        return self.page.evaluate(
+            "(args) => (" + _JS_SIGNATURE + ")(document.querySelector(args))", self.root
+        )
+
+    def _figure_shots(self, cell: int) -> list[str]:
+        figures = self.page.locator(f"{self.root} .jp-Cell >> nth={cell}").locator(
+            ".jp-OutputArea-output img, .jp-OutputArea-output canvas"
+        )
+        shots = []
+        for k in range(min(figures.count(), 4)):
+            fig = figures.nth(k)
+            if fig.bounding_box() is None:
+                continue
+            shots.append(_digest(fig.screenshot(animations="disabled", timeout=15_000)))
+        return shots
+
+    @staticmethod
+    def _slider_value(handle) -> str:
+        return handle.get_attribute("aria-valuetext") or handle.get_attribute("aria-valuenow") or ""
+
+    def probe_slider(self, cell: int, k: int, change_timeout_s: float = 20) -> SliderProbe:
+        cell_loc = self.page.locator(f"{self.root} .jp-Cell >> nth={cell}")
+        slider = cell_loc.locator(".jp-OutputArea .widget-slider").nth(k)
+        handle = slider.locator(".noUi-handle").first
+        label = (slider.locator(".widget-label").first.inner_text(timeout=2000) or f"slider {k}").strip()
+        handle.scroll_into_view_if_needed()
+        before_value = self._slider_value(handle)
+        before_sig = self._signature()
+        before_shots = self._figure_shots(cell)
+
+        handle.focus()
+        for key in ("ArrowRight", "ArrowLeft"):  # at the maximum, go the other way
+            for _ in range(3):
+                self.page.keyboard.press(key)
+                self.page.wait_for_timeout(60)
+            after_value = self._slider_value(handle)
+            if after_value != before_value:
+                break
+
+        # Wait for the kernel's answer to reach the page.
+        deadline = time.monotonic() + change_timeout_s
+        after_sig = before_sig
+        while time.monotonic() < deadline:
+            after_sig = self._signature()
+            if after_sig != before_sig:
+                break
+            time.sleep(0.2)
+        self.wait_kernel_idle(60_000)
+        self.settle(quiet_ms=500)
+        after_sig = self._signature()
+        after_shots = self._figure_shots(cell)
+        figure_changed = after_sig["figs"] != before_sig["figs"]
+        pixels_changed = bool(after_shots) and after_shots != before_shots
+        return SliderProbe(
+            cell=cell,
+            label=label,
+            value_before=before_value,
+            value_after=after_value,
+            output_changed=after_sig != before_sig,
+            figure_changed=figure_changed,
+            figures_in_cell=len(before_shots),
+            pixels_changed=pixels_changed,
+        )
+
+    def screenshot(self, path: Path, cell: int | None) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if cell is not None:
+            self.page.locator(f"{self.root} .jp-Cell >> nth={cell}").evaluate(
+                "(c) => c.scrollIntoView({block: 'start'})"
+            )
+            self.page.wait_for_timeout(300)
+        self.page.screenshot(path=str(path), animations="disabled")
+
+    def shutdown_kernel(self) -> None:
+        self.page.evaluate(_JS_SHUTDOWN, self.name)

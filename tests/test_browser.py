@@ -1,0 +1,211 @@
+"""Every lesson in a real browser: headless Chromium driving JupyterLab 4 (and Notebook 7).
+
+For each notebooks/NN_*.ipynb, stripped of all outputs and widget state (as a student
+gets it), in one shared ``jupyter lab`` on loopback:
+
+* open it, wait for the kernel, run all cells (the ``notebook:run-all-cells`` command);
+* no cell has an error output or a traceback on stderr, every code cell ran, and no
+  widget shows "Error displaying widget" / "Model not found";
+* at least one slider renders; in every cell with sliders, moving one from the keyboard
+  (focus the handle, press the arrow keys) changes what the cell shows, and for at least
+  one slider a figure changes (its screenshot differs);
+* the user settings Binder installs (binder/jupyter-settings) are in effect;
+* the page makes no request except to loopback (everything else is aborted and fails
+  the test).
+
+The index (00_index) only gets the "runs without errors" checks. One lesson is also
+opened in Notebook 7 (/notebooks/...). Screenshots and a timing table go to
+test-output/browser/. Needs Chromium (Debian package; ``PERCEPTRON_CHROMIUM`` overrides
+the path) and playwright: without them the tests skip, except under CI (``CI`` set),
+where they fail. ``PERCEPTRON_BROWSER_NOTEBOOKS`` points the tests at another folder
+of notebooks (used to develop the test itself).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from browser_support import (
+    CHROMIUM_ARGS,
+    JupyterServer,
+    LessonPage,
+    LessonReport,
+    find_chromium,
+    loopback_guard,
+    stripped_copy,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = Path(os.environ.get("PERCEPTRON_BROWSER_NOTEBOOKS", ROOT / "notebooks"))
+OUTPUT = ROOT / "test-output" / "browser"
+IN_CI = bool(os.environ.get("CI"))
+
+INDEX = "00_index.ipynb"
+NOTEBOOK_NAMES = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+LESSONS = [n for n in NOTEBOOK_NAMES if n != INDEX]
+
+CASES = [pytest.param(n, "lab", id=f"lab-{Path(n).stem}") for n in NOTEBOOK_NAMES]
+# The same widgets must work in classic Notebook 7; one lesson is enough to show it.
+CASES += [pytest.param(n, "notebook7", id=f"notebook7-{Path(n).stem}") for n in LESSONS[:1]]
+
+OPEN_TIMEOUT_MS = 120_000
+RUN_TIMEOUT_MS = 300_000
+MAX_SLIDER_TRIES_PER_CELL = 3
+
+pytestmark = pytest.mark.browser
+
+REPORTS: list[LessonReport] = []
+
+
+def _unavailable(reason: str):
+    if IN_CI:
+        pytest.fail(f"{reason} (CI is set, so the browser tests must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def chromium_path() -> str:
+    path = find_chromium()
+    if path is None:
+        _unavailable("Chromium not found (apt-get install chromium, or set PERCEPTRON_CHROMIUM)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def jupyter_server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("browser-root")
+    stripped_copy(NOTEBOOKS, root, NOTEBOOK_NAMES)
+    state = tmp_path_factory.mktemp("browser-jupyter")
+    server = JupyterServer(root, state, user_settings=ROOT / "binder" / "jupyter-settings")
+    with server:
+        yield server
+    _write_timings()
+
+
+@pytest.fixture(scope="module")
+def chromium(chromium_path):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install playwright)")
+    pw = sync_playwright().start()
+    try:
+        browser = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS, headless=True)
+    except Exception as err:  # a broken install should not look like a lesson failure
+        pw.stop()
+        _unavailable(f"Chromium at {chromium_path} does not start under playwright: {err}")
+    yield browser
+    browser.close()
+    pw.stop()
+
+
+def _write_timings() -> None:
+    if not REPORTS:
+        return
+    lines = [
+        f"{'notebook':<34} {'ui':<10} {'open s':>7} {'run s':>7} {'slider s':>8} {'sliders':>7}  result",
+    ]
+    for r in REPORTS:
+        verdict = "ok" if not _problems(r) else "FAIL: " + "; ".join(_problems(r))[:150]
+        lines.append(
+            f"{r.name:<34} {r.ui:<10} {r.open_s:7.1f} {r.run_s:7.1f} {r.sliders_s:8.1f} "
+            f"{r.n_sliders:7d}  {verdict}"
+        )
+    total = sum(r.open_s + r.run_s + r.sliders_s for r in REPORTS)
+    lines.append(f"total {total:.1f} s")
+    text = "\n".join(lines) + "\n"
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / "timings.txt").write_text(text)
+    print("\n\nBrowser lesson timings (also in test-output/browser/timings.txt)\n" + text)
+
+
+def _problems(r: LessonReport) -> list[str]:
+    problems = []
+    if r.blocked:
+        problems.append(f"requests to non-loopback addresses: {sorted(set(r.blocked))}")
+    if r.cell_errors:
+        problems.append(f"cell errors: {r.cell_errors}")
+    if r.unexecuted_cells:
+        problems.append(f"code cells that did not run (index): {r.unexecuted_cells}")
+    if r.widget_errors:
+        problems.append(f"broken widgets: {r.widget_errors}")
+    if r.name == INDEX:
+        return problems
+    if r.n_sliders == 0:
+        problems.append("no slider rendered")
+        return problems
+    for cell in r.slider_cells:
+        probes = [p for p in r.probes if p.cell == cell]
+        if not any(p.value_after != p.value_before for p in probes):
+            problems.append(f"cell {cell}: no slider moved from the keyboard")
+        elif not any(p.output_changed for p in probes):
+            problems.append(f"cell {cell}: moving its sliders changed nothing on the page")
+    if not any(p.figure_changed and (p.pixels_changed or not p.figures_in_cell) for p in r.probes):
+        problems.append("no slider changed a figure")
+    return problems
+
+
+@pytest.mark.parametrize(("name", "ui"), CASES)
+def test_lesson_in_browser(name, ui, jupyter_server, chromium):
+    report = LessonReport(name=name, ui=ui)
+    REPORTS.append(report)
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000}, service_workers="block")
+    loopback_guard(context, report.blocked)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda err: report.page_errors.append(str(err)[:300]))
+    page.on(
+        "websocket",
+        lambda ws: (
+            None if ws.url.startswith(("ws://127.0.0.1", "ws://localhost")) else report.blocked.append(ws.url)
+        ),
+    )
+    lesson = LessonPage(page, jupyter_server, name, ui, report)
+    shot = OUTPUT / f"{Path(name).stem}-{ui}.png"
+    try:
+        t0 = time.perf_counter()
+        lesson.open(OPEN_TIMEOUT_MS)
+        t1 = time.perf_counter()
+        report.open_s = t1 - t0
+        lesson.run_all(RUN_TIMEOUT_MS)
+        report.run_s = time.perf_counter() - t1
+        lesson.collect_errors()
+
+        cells = lesson.slider_cells()
+        report.slider_cells = sorted(cells)
+        report.n_sliders = sum(cells.values())
+        t2 = time.perf_counter()
+        if name != INDEX:
+            for cell, count in sorted(cells.items()):
+                for k in range(min(count, MAX_SLIDER_TRIES_PER_CELL)):
+                    probe = lesson.probe_slider(cell, k)
+                    report.probes.append(probe)
+                    if probe.output_changed and (probe.pixels_changed or not probe.figures_in_cell):
+                        break
+            # Errors raised by slider callbacks land in the page too.
+            lesson.collect_errors()
+        report.sliders_s = time.perf_counter() - t2
+        lesson.screenshot(shot, min(cells) if cells else 0)
+        report.screenshot = str(shot.relative_to(ROOT)) if shot.is_relative_to(ROOT) else str(shot)
+    except Exception:
+        try:
+            lesson.screenshot(shot, None)
+        except Exception:
+            pass
+        raise
+    finally:
+        try:
+            lesson.shutdown_kernel()
+        except Exception:
+            pass
+        context.close()
+
+    problems = _problems(report)
+    assert not problems, (
+        f"{name} in {ui}:\n- "
+        + "\n- ".join(problems)
+        + (f"\n(screenshot: {shot}; page errors: {report.page_errors[:5]})")
+    )
