@@ -10,7 +10,10 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.figure import Figure
 from matplotlib.patches import Polygon
+from matplotlib.ticker import NullLocator
 from numpy.typing import NDArray
 
 from perclib.data import teacher_data
@@ -23,7 +26,6 @@ from perclib.plotting import (
     NORMAL_COLOR,
     POSITIVE_COLOR,
     decision_line,
-    legend,
     margin_lines,
     new_figure,
     normal_arrow,
@@ -46,6 +48,44 @@ from perclib.widgets.base import SliderFigure
 
 _FAR = 20.0  # length of the rays drawn for lines through the origin (clipped by the axes)
 _NO_POLYGON = np.zeros((1, 2))
+
+
+def _reuse_static_background(fig: Figure, dynamic: list[Artist]) -> None:
+    """Draw everything but ``dynamic`` once, then reuse that image on every later draw.
+
+    Axes, ticks, labels, titles and the data never change while a slider moves, yet
+    drawing them is most of the cost of a frame. The moving artists are marked
+    *animated* (so a normal draw skips them); the first draw at a given canvas size
+    renders the rest and stores the pixels; every draw then restores those pixels
+    and draws only the moving artists on top (matplotlib's blitting, applied to the
+    whole figure). Static artists that must appear *above* a moving one are listed
+    too, so that the moving ones never cover them.
+    """
+    dynamic = sorted(dynamic, key=lambda artist: artist.get_zorder())  # keep the stacking order
+    for artist in dynamic:
+        artist.set_animated(True)
+    full_draw = fig.draw
+    cache: dict[str, Any] = {}
+
+    def draw(renderer: Any) -> None:
+        key = (renderer.width, renderer.height, id(renderer))
+        if cache.get("key") != key:
+            full_draw(renderer)
+            cache["background"] = renderer.copy_from_bbox(fig.bbox)
+            cache["key"] = key
+        else:
+            renderer.restore_region(cache["background"])
+        for artist in dynamic:
+            artist.draw(renderer)  # invisible artists draw nothing
+
+    fig.draw = draw
+
+
+def _few_ticks(ax, lim: float) -> None:
+    """Three ticks per axis: tick labels are a large part of the cost of every frame."""
+    ticks = [-np.floor(lim), 0.0, np.floor(lim)]
+    ax.set_xticks(ticks)
+    ax.set_yticks(ticks)
 
 
 def _unit(phi: float) -> NDArray[np.float64]:
@@ -102,8 +142,9 @@ def build_margin_family(
     phi_star = float(np.arctan2(best.w[1], best.w[0]))
     lim = float(np.ceil(np.max(np.abs(X)) * 1.1 * 2) / 2)
 
-    fig, (ax, ax_curve) = new_figure(2, width=4.3, height=3.9)
+    fig, (ax, ax_curve) = new_figure(2, width=3.9, height=3.7)
     setup_plane(ax, (-lim, lim, -lim, lim))
+    _few_ticks(ax, lim)
     lines_patch = ax.add_patch(
         Polygon(_NO_POLYGON, closed=True, facecolor=MARGIN_COLOR, alpha=0.22, lw=0, zorder=0,
                 label=r"lines in $H_\gamma$")
@@ -112,21 +153,21 @@ def build_margin_family(
         Polygon(_NO_POLYGON, closed=True, facecolor=NORMAL_COLOR, alpha=0.35, lw=0, zorder=1,
                 label=r"normals in $H_\gamma$")
     )
-    decision_line(ax, best.w, 0.0, color=ACCENT_COLOR, lw=1.2, ls=":", label="max-margin line")
-    plot_patterns(ax, X, y, label=False)
+    best_line = decision_line(ax, best.w, 0.0, color=ACCENT_COLOR, lw=1.2, ls=":")
+    points = plot_patterns(ax, X, y, label=False)
     ring = ax.scatter([], [], s=160, facecolors="none", edgecolors=HIGHLIGHT_COLOR, linewidths=1.8,
                       zorder=4)
     w_line = decision_line(ax, best.w, label="chosen separator")
     w_margins = margin_lines(ax, best.w, 0.0, g_max)
     w_arrow = normal_arrow(ax, best.w, length=0.8)
-    legend(ax, loc="upper left", fontsize=6)
-    ax.set_title(r"separators with margin $\geq \gamma$", fontsize=10)
+    # No legends (each costs ~8 ms per frame); the titles carry the key.
+    ax.set_title(r"sector: normals in $H_\gamma$; grey: their lines", fontsize=9)
 
     # Right panel: margin as a function of the angle from the optimum (fixed curve).
     rel = np.linspace(-180.0, 180.0, 1441)
     curve = direction_margins(X, y, phi_star + np.radians(rel))
-    ax_curve.plot(rel, curve, color="black", lw=1.4, label=r"margin of direction $\varphi$")
-    ax_curve.axhline(g_max, color=ACCENT_COLOR, lw=1.0, ls=":", label=r"$\gamma_{\max}$")
+    (curve_line,) = ax_curve.plot(rel, curve, color="black", lw=1.4, zorder=2)
+    ax_curve.axhline(g_max, color=ACCENT_COLOR, lw=1.0, ls=":")
     ax_curve.axhline(0.0, color="#d0d0d0", lw=0.8, zorder=0)
     ymin, ymax = -1.5 * g_max, 1.35 * g_max
     ax_curve.set_xlim(-180, 180)
@@ -138,11 +179,12 @@ def build_margin_family(
     (level,) = ax_curve.plot(
         [-180, 180], [0, 0], color=MARGIN_COLOR, lw=1.2, ls="--", label=r"level $\gamma$"
     )
-    (marker,) = ax_curve.plot([], [], "o", color=NORMAL_COLOR, ms=6, label="chosen separator")
-    ax_curve.set_xlabel(r"angle of the normal from the optimum (degrees)")
-    ax_curve.set_ylabel("margin")
+    (marker,) = ax_curve.plot([], [], "o", color=NORMAL_COLOR, ms=6)
+    ax_curve.set_xlabel("angle from the optimum (°)")
+    ax_curve.set_ylabel("margin of the direction")
     ax_curve.set_xticks([-180, -90, 0, 90, 180])
-    legend(ax_curve, loc="lower center", fontsize=7)
+    ax_curve.set_yticks([0.0, g_max], ["0", r"$\gamma_{\max}$"])
+    ax_curve.set_title(r"dashed: level $\gamma$; band: $H_\gamma$", fontsize=9)
 
     controls = {
         "gamma": widgets.FloatSlider(
@@ -194,6 +236,10 @@ def build_margin_family(
         return (f"{set_text}<br>chosen separator at {turn:+.0f}°: margin {m:+.3f}, "
                 f"<b>{inside}</b> H<sub>γ</sub>")
 
+    _reuse_static_background(
+        fig, [lines_patch, normals_patch, best_line, *points, ring, w_line, *w_margins, w_arrow,
+              band, curve_line, level, marker],
+    )
     return SliderFigure(fig, controls, redraw)
 
 
@@ -243,29 +289,33 @@ def build_margin_training(
     runs = _runs(X, y, beta, max_steps)
     lim = float(np.ceil(np.max(np.abs(X)) * 1.1 * 2) / 2)
 
-    fig, (ax, ax_curve) = new_figure(2, width=4.3, height=3.9)
+    fig, (ax, ax_curve) = new_figure(2, width=3.9, height=3.7)
     setup_plane(ax, (-lim, lim, -lim, lim))
+    _few_ticks(ax, lim)
     decision_line(ax, best.w, 0.0, color=ACCENT_COLOR, lw=1.2, ls=":", label="max-margin line")
     plot_patterns(ax, X, y)
     w_line = decision_line(ax, best.w, label="current weights")
     w_margins = margin_lines(ax, best.w, 0.0, best.gamma)
     w_arrow = normal_arrow(ax, best.w, length=0.8)
-    legend(ax, loc="lower left", fontsize=7)
+    ax.set_title("current weights (black), optimum (dotted)", fontsize=9)
 
     styles = {"perceptron": ("-", "black"), "margin perceptron": ("--", NEGATIVE_COLOR),
               "MinOver": ("-.", POSITIVE_COLOR), "AdaTron": (":", NORMAL_COLOR)}
     for name, (_, m) in runs.items():
         steps = np.arange(m.size)
         ax_curve.plot(steps + 1, m, styles[name][0], color=styles[name][1], lw=1.5, label=name)
-    ax_curve.axhline(best.gamma, color=ACCENT_COLOR, lw=1.0, ls=":", label=r"$\gamma_{\max}$")
+    ax_curve.axhline(best.gamma, color=ACCENT_COLOR, lw=1.0, ls=":")
     ax_curve.set_xscale("log")
     ax_curve.set_xlim(1, max_steps + 1)
     ax_curve.set_ylim(-1.0 * best.gamma, 1.25 * best.gamma)
+    ax_curve.set_yticks([-best.gamma, 0.0, best.gamma], [r"$-\gamma_{\max}$", "0", r"$\gamma_{\max}$"])
     ax_curve.set_autoscale_on(False)
     ax_curve.set_xlabel("updates + 1")
-    ax_curve.set_ylabel("margin of the current weights")
+    ax_curve.set_ylabel("margin")
+    ax_curve.xaxis.set_minor_locator(NullLocator())  # minor log ticks are slow to draw
+    ax_curve.set_xticks([1, 10, 100, 1000][: 2 + int(np.log10(max_steps + 1))])
     (marker,) = ax_curve.plot([], [], "o", color=HIGHLIGHT_COLOR, ms=8, zorder=5)
-    legend(ax_curve, loc="lower right", fontsize=7)
+    ax_curve.set_title("black: perceptron, orange: with margin,\nblue: MinOver, red: AdaTron", fontsize=8)
 
     controls = {
         "algorithm": widgets.Dropdown(options=list(_ALGORITHMS), value="MinOver", description="algorithm"),
@@ -290,6 +340,7 @@ def build_margin_training(
         return (f"{values['algorithm']} after {k} update(s){finished}: margin {shown}, "
                 f"γ<sub>max</sub> = {best.gamma:.4f}")
 
+    _reuse_static_background(fig, [w_line, *w_margins, w_arrow, marker])
     return SliderFigure(fig, controls, redraw)
 
 
