@@ -367,20 +367,20 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
     tol = _as_tol(tol)
     J = y[:, None] * X  # reflected patterns: the stabilities are J @ w
     w = np.zeros(N)
-    indices = np.empty(max_steps, dtype=np.int64)
+    chosen: list[int] = []  # grows with the run (max_steps may be far larger than needed)
     converged = False
     steps = 0
     h = J @ w
     while steps < max_steps:
         mu = int(np.argmin(h))
         w = w + J[mu]
-        indices[steps] = mu
+        chosen.append(mu)
         steps += 1
         h = J @ w  # recomputed, not updated, so no rounding drifts in
         if _certified(w, float(steps), float(h.min()), tol):
             converged = True
             break
-    indices = indices[:steps]
+    indices = np.array(chosen, dtype=np.int64)
     return LargeMarginResult(
         algorithm="minover",
         w=w,
