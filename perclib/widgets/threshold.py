@@ -49,8 +49,7 @@ from perclib.widgets.base import SliderFigure
 Limits = tuple[float, float, float, float]
 
 DEFAULT_LIMITS: Limits = (-2.5, 2.5, -2.5, 2.5)
-_SLIDER_STYLE = {"description_width": "initial"}
-_SLIDER_LAYOUT = widgets.Layout(width="420px")
+_SLIDER_STYLE = {"description_width": "150px"}  # same width: the sliders line up
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -281,7 +280,8 @@ def threshold_status(
 def _float_slider(description: str, value: float, lo: float, hi: float, step: float) -> widgets.FloatSlider:
     return widgets.FloatSlider(
         value=value, min=lo, max=hi, step=step, description=description,
-        continuous_update=True, style=_SLIDER_STYLE, layout=_SLIDER_LAYOUT, readout_format=".2f",
+        continuous_update=True, style=_SLIDER_STYLE, readout_format=".2f",
+        layout=widgets.Layout(width="460px"),
     )
 
 
