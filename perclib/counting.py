@@ -23,7 +23,7 @@ import sympy
 from numpy.typing import ArrayLike, NDArray
 
 from perclib._validation import as_count, as_patterns
-from perclib.geometry import _as_flag, _homogeneous, _max_min_lp
+from perclib.geometry import SEPARABILITY_TOL, _as_flag, _homogeneous, _max_min_lp
 
 # Testing every labeling costs 2^P linear programs; refuse beyond this.
 MAX_BRUTEFORCE_POINTS = 20
@@ -159,6 +159,18 @@ def _sorted_rows(S: NDArray[np.int64]) -> NDArray[np.int64]:
     return S[np.lexsort(S.T[::-1])]
 
 
+def _clearly_separates(J: NDArray[np.float64], w: NDArray[np.float64]) -> bool:
+    """Whether ``w`` separates the unit rows of ``J`` as clearly as the LP demands.
+
+    The LP calls rows separable when its optimum ``t*`` (worst margin with
+    ``max |w_j| = 1``) exceeds ``SEPARABILITY_TOL``. Holding every shortcut to the
+    same standard keeps the verdicts identical to running the LP, and keeps out
+    labelings that only look separable because of rounding (a point that lies
+    exactly on the hyperplane but computes as 1e-17 on the right side).
+    """
+    return bool(np.min(J @ w) > SEPARABILITY_TOL * np.max(np.abs(w)))
+
+
 def _flip_by_rotation(J: NDArray[np.float64], w: NDArray[np.float64]) -> NDArray[np.float64] | None:
     """Try to separate the rows of ``J`` starting from ``w``, without an LP.
 
@@ -180,7 +192,7 @@ def _flip_by_rotation(J: NDArray[np.float64], w: NDArray[np.float64]) -> NDArray
         if low < high:
             c = (low + high) / 2 if np.isfinite(high) else 2 * low + 1.0
             w_new = w + c * d
-            if np.all(J @ w_new > 0):
+            if _clearly_separates(J, w_new):
                 return w_new
     return None
 
@@ -194,8 +206,9 @@ def _enumerate_incremental(
     of the first k points that starts with +1, each with a weight vector that
     strictly separates it. A separable labeling of k + 1 points restricts to a
     separable labeling of the first k, so trying both signs for the new point on
-    every member of ``S`` finds all of them. The sign ``w . u`` agrees with is free
-    (the stored ``w`` already works); the other is decided, cheapest first, by
+    every member of ``S`` finds all of them. The sign of ``w . u`` is free when
+    ``w . u`` is clearly non-zero (the stored ``w`` already works); the other sign,
+    or both when ``u`` is (nearly) on the hyperplane, is decided, cheapest first, by
 
     1. a known conflict: an earlier LP of this step proved that some labels on a
        subset T of the points cannot be separated; a labeling that agrees with
@@ -215,7 +228,8 @@ def _enumerate_incremental(
     W = U[:1].copy()  # u_0 . u_0 = 1 > 0 separates the labeling (+1,)
     for k in range(1, P):
         u = U[k]
-        side = W @ u
+        # Signed distances of u to each stored hyperplane, in the LP's normalisation.
+        side = (W @ u) / np.max(np.abs(W), axis=1)
         new_S: list[NDArray[np.int64]] = []
         new_W: list[NDArray[np.float64]] = []
         # Conflicts as rows of a {-1, 0, +1} matrix (0 = point not involved): a
@@ -225,7 +239,7 @@ def _enumerate_incremental(
         for s, w, v in zip(S, W, side, strict=True):
             for label in (1, -1):
                 s_ext = np.append(s, label)
-                if label * v > 0:  # the stored separator already puts u on this side
+                if label * v > SEPARABILITY_TOL:  # the stored separator puts u on this side
                     stats["free"] += 1
                     new_S.append(s_ext)
                     new_W.append(w)
@@ -250,6 +264,8 @@ def _enumerate_incremental(
                     row[verdict.conflict] = s_ext[verdict.conflict]
                     conflicts = np.vstack([conflicts, row])
                     sizes = np.append(sizes, verdict.conflict.size)
+        if not new_S:  # pragma: no cover - sign(w.u_i) for a generic w always works
+            return np.zeros((0, P), dtype=np.int64), stats
         S = np.array(new_S, dtype=np.int64)
         W = np.array(new_W)
     return np.vstack([S, -S]), stats

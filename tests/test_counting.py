@@ -282,6 +282,18 @@ def test_hand_counted_degenerate_sets():
     assert count_dichotomies(boolean_cube(2)[1:]) == 6
 
 
+def test_rounding_does_not_create_dichotomies():
+    # Collinear in exact arithmetic, but their float values are off the line by
+    # about 1e-17: (+, -, +) "separates" only by rounding and must not count.
+    X = np.array([[0.1, 0.7], [0.2, 1.4], [0.3, 2.1]])
+    assert count_dichotomies(X, threshold=True) == 6  # 2 P, as for points on a line
+    X5 = np.vstack([X, [[1.0, -1.0], [2.0, 0.5]]])
+    expected = reference_dichotomies(X5, True)
+    assert (1, -1, 1, 1, 1) not in expected
+    assert as_set(separable_dichotomies(X5, threshold=True)) == expected
+    assert as_set(separable_dichotomies_bruteforce(X5, threshold=True)) == expected
+
+
 def test_incremental_method_solves_far_fewer_lps():
     X = np.random.default_rng(0).standard_normal((12, 3))
     S, stats = _enumerate_incremental(_unit_rows(X, False))

@@ -155,6 +155,11 @@ def test_patterns_on_the_only_candidate_boundary_are_not_separable():
     # Three collinear points, the middle one labelled differently.
     assert not is_separable([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [1, -1, 1], threshold=True)
     assert is_separable([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [1, 1, -1], threshold=True)
+    # Collinear up to rounding (the float values miss the line by ~1e-17): a
+    # "separator" with margin 1e-17 is below the stated tolerance.
+    near_line = [[0.1, 0.7], [0.2, 1.4], [0.3, 2.1]]
+    assert not is_separable(near_line, [1, -1, 1], threshold=True)
+    assert is_separable(near_line, [1, 1, -1], threshold=True)
 
 
 def test_tiny_but_clear_margin_and_scale_invariance():
