@@ -384,6 +384,8 @@ class LessonReport:
     page_errors: list[str] = field(default_factory=list)
     blocked: list[str] = field(default_factory=list)
     screenshot: str = ""
+    # Figures shown larger than their pixel size look blurry: (cell, natural px, shown px).
+    upscaled: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 def _digest(data: bytes) -> str:
@@ -562,6 +564,25 @@ class LessonPage:
             figures_in_cell=len(before_shots),
             pixels_changed=pixels_changed,
         )
+
+    def find_upscaled_figures(self, factor: float = 1.15) -> None:
+        """Record figure images displayed more than ``factor`` times their pixel width."""
+        found = self.page.evaluate(
+            """(sel) => {
+              const out = [];
+              const cells = Array.from(document.querySelectorAll(sel + ' .jp-Cell'));
+              cells.forEach((c, i) => {
+                for (const img of c.querySelectorAll('.jp-OutputArea-output img')) {
+                  if (img.naturalWidth > 0 && img.clientWidth > 0) {
+                    out.push([i, img.naturalWidth, img.clientWidth * window.devicePixelRatio]);
+                  }
+                }
+              });
+              return out;
+            }""",
+            self.root,
+        )
+        self.report.upscaled = [(i, nat, round(shown)) for i, nat, shown in found if shown > factor * nat]
 
     def screenshot(self, path: Path, cell: int | None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -116,6 +116,32 @@ def _write_timings() -> None:
         )
     total = sum(r.open_s + r.run_s + r.sliders_s for r in REPORTS)
     lines.append(f"total {total:.1f} s")
+    lines.append("")
+    lines.append("Sliders moved with the keyboard (cell index: label, value before -> after, effect):")
+    for r in REPORTS:
+        for p in r.probes:
+            effect = (
+                "figure pixels changed"
+                if p.pixels_changed
+                else "figure replaced"
+                if p.figure_changed
+                else "text changed"
+                if p.output_changed
+                else "NOTHING changed"
+            )
+            lines.append(
+                f"  {r.name} [{r.ui}] cell {p.cell}: {p.label!r} "
+                f"{p.value_before} -> {p.value_after}: {effect}"
+            )
+    notes = [
+        f"  {r.name} [{r.ui}] cell {cell}: figure is {nat} px wide but shown at {shown} px (blurry)"
+        for r in REPORTS
+        for cell, nat, shown in r.upscaled
+    ]
+    if notes:
+        lines.append("")
+        lines.append("Notes (not failures): figures stretched beyond their resolution")
+        lines.extend(dict.fromkeys(notes))
     text = "\n".join(lines) + "\n"
     OUTPUT.mkdir(parents=True, exist_ok=True)
     (OUTPUT / "timings.txt").write_text(text)
@@ -188,6 +214,7 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
             # Errors raised by slider callbacks land in the page too.
             lesson.collect_errors()
         report.sliders_s = time.perf_counter() - t2
+        lesson.find_upscaled_figures()
         lesson.screenshot(shot, min(cells) if cells else 0)
         report.screenshot = str(shot.relative_to(ROOT)) if shot.is_relative_to(ROOT) else str(shot)
     except Exception:
