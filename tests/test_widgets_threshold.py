@@ -239,3 +239,12 @@ def test_bias_trick_demo_runs_through_degenerate_values() -> None:
 
 def test_demos_are_registered() -> None:
     assert set(DEMOS) == {"threshold_unit", "bias_trick"}
+
+
+def test_legend_html_key() -> None:
+    from perclib.plotting import NEGATIVE_COLOR, POSITIVE_COLOR
+    from perclib.widgets.threshold import legend_html
+
+    key = legend_html()
+    assert POSITIVE_COLOR in key and NEGATIVE_COLOR in key and "disagrees with the target" in key
+    assert "target" not in legend_html(with_target=False)

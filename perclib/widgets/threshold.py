@@ -34,7 +34,6 @@ from perclib.plotting import (
     POSITIVE_COLOR,
     POSITIVE_MARKER,
     decision_line,
-    legend,
     new_figure,
     normal_arrow,
     plot_patterns,
@@ -274,6 +273,29 @@ def threshold_status(
     return " &nbsp;|&nbsp; ".join(parts)
 
 
+def legend_html(*, with_target: bool = True) -> str:
+    """The threshold widget's key as HTML, in the course colours and marker shapes.
+
+    Examples
+    --------
+    >>> "output +1" in legend_html()
+    True
+    """
+    def swatch(symbol: str, color: str, text: str) -> str:
+        return f'<span style="color:{color}">{symbol}</span>&nbsp;{text}'
+
+    items = [
+        swatch("●", POSITIVE_COLOR, "output +1"),
+        swatch("■", NEGATIVE_COLOR, "output −1"),
+        swatch("▮", "#cfe3f1", "shaded: fires, w·x − θ &gt; 0"),
+        swatch("━", BOUNDARY_COLOR, "w·x = θ"),
+        swatch("➜", NORMAL_COLOR, "direction of w"),
+    ]
+    if with_target:
+        items.append(swatch("◯", HIGHLIGHT_COLOR, "disagrees with the target"))
+    return '<span style="font-size:90%">' + " &nbsp; ".join(items) + "</span>"
+
+
 # ----------------------------------------------------------------------------- 2-D widget
 
 
@@ -376,14 +398,12 @@ def build_threshold_demo(
     X = as_patterns(X)
     if target is not None:
         target = as_labels(target, X.shape[0], name="target")
-    fig, (ax,) = new_figure(width=4.4, height=4.0)
+    fig, (ax,) = new_figure(width=4.4, height=3.9)
     setup_plane(ax, limits)
     artists = ThresholdArtists(ax, X, limits)
-    if target is None:
-        artists.rings.set_label(None)
-    # Below the axes, so it never hides a point; plain-text labels draw faster than mathtext.
-    legend(ax, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=4, fontsize=7, handletextpad=0.2,
-           columnspacing=0.8)
+    # The key lives in the HTML status, not in a matplotlib legend: a legend costs about
+    # as much to draw as the rest of the figure, on every slider move.
+    key = legend_html(with_target=target is not None)
     controls = {
         "angle": _float_slider("angle of w (degrees)", angle, -180.0, 180.0, 1.0),
         "norm": _float_slider("‖w‖", norm, 0.0, 2.0, 0.05),
@@ -393,7 +413,7 @@ def build_threshold_demo(
     def redraw(values: dict[str, Any]) -> str:
         w = weights_from_angle(values["angle"], values["norm"])
         outputs = artists.update(w, values["theta"], target)
-        return threshold_status(outputs, w, values["theta"], target)
+        return f"{key}<br>{threshold_status(outputs, w, values['theta'], target)}"
 
     return SliderFigure(fig, controls, redraw)
 
