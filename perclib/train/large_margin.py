@@ -206,7 +206,9 @@ def margin_perceptron(
 
     ``beta = 0`` is the classical perceptron. Note that ``beta`` is compared with the
     *unnormalised* stability ``y (w.x)``, whose scale grows with ``||w||``, i.e. with
-    ``eta`` and the pattern norms: only ``beta / (eta R^2)`` matters (``R = max ||x||``).
+    ``eta`` and the pattern norms: from ``w0 = 0`` the run depends on ``beta`` and ``eta``
+    only through ``beta / eta``, which is large or small compared with ``R^2``
+    (``R = max ||x||``).
 
     Guarantee (from ``w0 = 0``, separable data with maximum margin ``gamma``): the
     proof of Novikoff's theorem goes through with ``||w||^2`` growing by at most
