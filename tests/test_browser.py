@@ -23,6 +23,7 @@ of notebooks (used to develop the test itself).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 from pathlib import Path
@@ -76,6 +77,9 @@ def chromium_path() -> str:
 
 @pytest.fixture(scope="module")
 def jupyter_server(tmp_path_factory):
+    for module in ("jupyterlab", "notebook"):
+        if importlib.util.find_spec(module) is None:
+            _unavailable(f"{module} is not installed (pip install jupyterlab notebook)")
     root = tmp_path_factory.mktemp("browser-root")
     stripped_copy(NOTEBOOKS, root, NOTEBOOK_NAMES)
     state = tmp_path_factory.mktemp("browser-jupyter")
