@@ -76,7 +76,8 @@ class SliderFigure:
         self._redraw = redraw
         self._canvas = FigureCanvasAgg(figure)
         self._freeze_layout = freeze_layout
-        self.image = widgets.Image(format="png", layout=widgets.Layout(width="auto"))
+        # Natural pixel size (no stretching, which blurs), but never wider than the cell.
+        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.status = widgets.HTML()
         self.n_redraws = 0
         for control in self.controls.values():
