@@ -199,7 +199,7 @@ def build_training_stepper(
         label="pattern of update $k$",
     )
     legend(ax, fontsize=7)
-    title = ax.set_title("", fontsize=9)
+    ax.set_title("the ring marks the pattern behind update $k$", fontsize=9)
 
     bx.plot(ks, np.sqrt(ks) * trace.R, color=ACCENT_COLOR, lw=1.6, label="$\\sqrt{k}\\,R$ (upper bound)")
     bx.plot(trace.k, norms, "o-", color=NORMAL_COLOR, ms=3.5, lw=1.0, label="$\\|w_k\\|$")
@@ -220,19 +220,20 @@ def build_training_stepper(
         w = W[k]
         update_line(line, w)
         update_arrow(arrow, w, length=0.35 * (ax.get_xlim()[1] - ax.get_xlim()[0]) / 2)
+        # Changing text goes to the HTML status line: re-rendering figure text is slow.
         if k == 0:
             ring.set_offsets(np.empty((0, 2)))
-            title.set_text("$k = 0$: $w_0 = 0$, no decision line yet")
+            what = "start: w<sub>0</sub> = 0, no decision line yet"
         else:
             i = int(run.indices[k - 1])
             ring.set_offsets(X[i : i + 1])
-            title.set_text(f"update {k}: pattern {i} (y = {y[i]:+.0f}) was a mistake")
+            what = f"update {k} was caused by pattern {i} (y = {y[i]:+.0f})"
         cursor.set_xdata([k, k])
         dots.set_data([k, k], [trace.overlap[k], norms[k]])
         cos = "undefined (w = 0)" if np.isnan(trace.cos[k]) else f"{trace.cos[k]:.3f}"
         wk = "w<sub>k</sub>"
         return (
-            f"k = {k}: k&gamma; = {k * trace.gamma:.3f} &le; u&middot;{wk} = {trace.overlap[k]:.3f}; "
+            f"{what}<br>k&gamma; = {k * trace.gamma:.3f} &le; u&middot;{wk} = {trace.overlap[k]:.3f}; "
             f"||{wk}||&sup2; = {trace.norm2[k]:.3f} &le; kR&sup2; = {k * trace.R**2:.3f}; "
             f"cos angle(u, {wk}) = {cos} &ge; &radic;k &gamma;/R = {np.sqrt(k) * trace.gamma / trace.R:.3f}"
         )
@@ -241,7 +242,7 @@ def build_training_stepper(
         value=0, min=0, max=n, step=1, description="update k", style=_STYLE, layout=_LAYOUT,
         continuous_update=True,
     )
-    moving = [line, arrow, ring, title, cursor, dots]
+    moving = [line, arrow, ring, cursor, dots]
     return BlitSliderFigure(fig, {"k": slider}, redraw, moving=moving)
 
 
@@ -327,7 +328,7 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
     decision_line(ax, [1.0, 0.0], color=MARGIN_COLOR, lw=1.2, label="teacher $u \\cdot x = 0$")
     bands = margin_lines(ax, [1.0, 0.0], 0.0, float(grid[0]))
     legend(ax, fontsize=7)
-    title = ax.set_title("", fontsize=9)
+    ax.set_title("no pattern inside the band $|u \\cdot x| < \\gamma$", fontsize=9)
 
     bx.semilogy(sweep["margin"], sweep["bound"], color=ACCENT_COLOR, lw=1.6, label="bound $R^2/\\gamma^2$")
     bx.semilogy(sweep["margin"], np.maximum(sweep["mistakes"], 1), "o-", color=NORMAL_COLOR, ms=3.5,
@@ -345,7 +346,6 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
         m = float(grid[j])
         update_patterns(points, views[j], sweep["y"][j])
         update_margin_lines(bands, [1.0, 0.0], 0.0, m)
-        title.set_text(f"no pattern closer than {m:.2f} to the teacher's hyperplane")
         cursor.set_xdata([m, m])
         k = sweep["mistakes"][j]
         dots.set_data([m, m], [max(k, 1.0), sweep["bound"][j]])
@@ -359,7 +359,7 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
         value=0.1, min=float(grid[0]), max=float(grid[-1]), step=0.02, description="teacher margin",
         readout_format=".2f", style=_STYLE, layout=_LAYOUT,
     )
-    moving = [*points, *bands, title, cursor, dots]
+    moving = [*points, *bands, cursor, dots]
     return BlitSliderFigure(fig, {"margin": slider}, redraw, moving=moving)
 
 
