@@ -68,8 +68,13 @@ def built(tmp_path_factory, request):
     """Build every handout once: {notebook name: (source path, Handout)}."""
     _require_tools()
     tmp = tmp_path_factory.mktemp("handouts")
+    # Build from a snapshot of notebooks/ (lessons may be edited while the tests run;
+    # files the lessons refer to come along).
+    shutil.copytree(
+        ROOT / "notebooks", tmp / "src", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
     fixture = fixture_lessons.write(fixture_lessons.tiny_lesson(), tmp / "src" / FIXTURE_NAME)
-    sources = [fixture, *LESSONS]
+    sources = [fixture, *(tmp / "src" / lesson.name for lesson in LESSONS)]
     handouts = ho.build(sources, tmp / "out", verbose=False)
     capture = request.config.pluginmanager.getplugin("capturemanager")
     with capture.global_and_fixture_disabled():
