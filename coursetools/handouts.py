@@ -45,7 +45,13 @@ import jinja2
 import nbformat
 from nbconvert import HTMLExporter
 
-from coursetools._common import CourseToolsError, lesson_notebooks, plan_outputs, run_cli
+from coursetools._common import (
+    CourseToolsError,
+    lesson_notebooks,
+    plan_outputs,
+    repo_root,
+    run_cli,
+)
 
 DEFAULT_OUT = "handouts"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -297,7 +303,7 @@ class _Browser:
 
 def build(
     notebooks: list[Path] | None = None,
-    out_dir: Path | str = DEFAULT_OUT,
+    out_dir: Path | str | None = None,
     *,
     force: bool = False,
     pdf: bool = True,
@@ -305,6 +311,7 @@ def build(
 ) -> list[Handout]:
     """Build the HTML (and PDF) handout of each notebook into ``out_dir``."""
     notebooks = lesson_notebooks() if not notebooks else [Path(p) for p in notebooks]
+    out_dir = repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)
     plan = plan_outputs(notebooks, Path(out_dir), ".html,.pdf" if pdf else ".html", force=force)
     chromium = find_chromium()
     if chromium is None:
@@ -405,8 +412,9 @@ def main(argv: list[str] | None = None) -> None:
         help="lesson notebooks (default: notebooks/NN_*.ipynb, the index excluded)",
     )
     parser.add_argument(
-        "--out", type=Path, default=Path(DEFAULT_OUT),
-        help=f"output folder (default: {DEFAULT_OUT}/); never a source folder",
+        "--out", type=Path, default=repo_root() / DEFAULT_OUT,
+        help=f"output folder (default: {DEFAULT_OUT}/ at the repository root); never a "
+        "source folder",
     )
     parser.add_argument("--force", action="store_true", help="replace existing outputs")
     parser.add_argument("--no-pdf", dest="pdf", action="store_false", help="HTML only")

@@ -40,7 +40,13 @@ import nbformat
 from nbconvert.preprocessors import ClearOutputPreprocessor
 from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
 
-from coursetools._common import CourseToolsError, lesson_notebooks, plan_outputs, run_cli
+from coursetools._common import (
+    CourseToolsError,
+    lesson_notebooks,
+    plan_outputs,
+    repo_root,
+    run_cli,
+)
 
 #: nbgrader's delimiters; like nbgrader, a line *containing* one of them is a marker.
 BEGIN_SOLUTION = "BEGIN SOLUTION"
@@ -51,7 +57,7 @@ END_HIDDEN = "END HIDDEN TESTS"
 CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"
 TEXT_STUB = "YOUR ANSWER HERE"
 
-DEFAULT_OUT = "homework"
+DEFAULT_OUT = "homework"  # under the repository root, whatever the current folder
 
 
 class MarkerError(CourseToolsError):
@@ -155,13 +161,21 @@ def student_version(nb, name: str = "<notebook>"):
 
 def build(
     notebooks: list[Path] | None = None,
-    out_dir: Path | str = DEFAULT_OUT,
+    out_dir: Path | str | None = None,
     *,
     force: bool = False,
     verbose: bool = True,
 ) -> list[Path]:
     """Write the student version of each notebook into ``out_dir``; return the paths."""
     notebooks = lesson_notebooks() if not notebooks else [Path(p) for p in notebooks]
+    out_dir = repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)
+    out = Path(out_dir).resolve()
+    for guarded in (repo_root() / "notebooks", repo_root() / "tests"):
+        if out == guarded or guarded in out.parents:
+            raise CourseToolsError(
+                f"refusing to write student versions into {out_dir}: pytest collects the "
+                f"notebooks under {guarded.name}/ (nbval) and the stubs would fail there"
+            )
     plan = plan_outputs(notebooks, Path(out_dir), None, force=force)
     # Read and convert everything first: a marker error writes nothing at all.
     converted = []
@@ -194,8 +208,9 @@ def main(argv: list[str] | None = None) -> None:
         help="lesson notebooks (default: notebooks/NN_*.ipynb, the index excluded)",
     )
     parser.add_argument(
-        "--out", type=Path, default=Path(DEFAULT_OUT),
-        help=f"output folder (default: {DEFAULT_OUT}/); never a source folder",
+        "--out", type=Path, default=repo_root() / DEFAULT_OUT,
+        help=f"output folder (default: {DEFAULT_OUT}/ at the repository root); never a "
+        "source folder, nor inside notebooks/ or tests/",
     )
     parser.add_argument("--force", action="store_true", help="replace existing outputs")
     args = parser.parse_args(argv)

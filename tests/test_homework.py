@@ -307,6 +307,14 @@ def test_refuses_to_write_over_sources(fixture_nb, tmp_path, how, monkeypatch):
     assert fixture_nb.read_bytes() == source_bytes
 
 
+@pytest.mark.parametrize("folder", ["notebooks", "tests"])
+def test_refuses_folders_pytest_collects(fixture_nb, folder):
+    out = ROOT / folder / "homework-test-output"
+    with pytest.raises(CourseToolsError, match="pytest collects"):
+        build([fixture_nb], out, verbose=False)
+    assert not out.exists()
+
+
 def test_cli(fixture_nb, tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "coursetools.homework"]
