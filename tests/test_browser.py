@@ -240,3 +240,23 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
         + "\n- ".join(problems)
         + (f"\n(screenshot: {shot}; page errors: {report.page_errors[:5]})")
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "allowed"),
+    [
+        ("http://127.0.0.1:8888/lab", True),
+        ("http://localhost:1/api/kernels", True),
+        ("http://[::1]:8888/", True),
+        ("data:image/png;base64,AAAA", True),
+        ("blob:http://127.0.0.1:8888/1234", True),
+        ("https://mybinder.org/badge_logo.svg", False),
+        ("https://cdn.jsdelivr.net/npm/mathjax", False),
+        ("http://127.0.0.1.example.com/", False),
+        ("ws://10.0.0.1/", False),
+    ],
+)
+def test_loopback_filter(url, allowed):
+    from browser_support import is_loopback
+
+    assert is_loopback(url) is allowed
