@@ -203,7 +203,7 @@ def novikoff_trace(result: PerceptronResult, u: ArrayLike) -> NovikoffTrace:
     if not isinstance(result, PerceptronResult):
         raise TypeError(f"result must be a PerceptronResult, got {type(result).__name__}")
     # The run keeps the (validated) patterns and labels it was trained on.
-    X, y = result._X, result._y
+    X, y = result.X, result.y
     unit = _unit(u, X.shape[1])
     gamma = float(np.min(y * (X @ unit)))
     if gamma <= 0:

@@ -113,32 +113,6 @@ def test_margin_explorer_rejects_one_dimension():
         build_margin_explorer(N=1)
 
 
-def _pixels(png: bytes) -> np.ndarray:
-    import io
-
-    from PIL import Image
-
-    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB"), dtype=int)
-
-
-@pytest.mark.parametrize("name, value", [("training_stepper", 7), ("margin_explorer", 0.3)])
-def test_blitted_frame_matches_a_full_draw(name, value):
-    demo = DEMOS[name]()
-    control = next(iter(demo.controls.values()))
-    control.value = value
-    blitted = _pixels(demo.image.value)
-    # Same state drawn from scratch: every artist in the normal draw, nothing cached.
-    for artist in demo._moving:
-        artist.set_animated(False)
-    demo._canvas.draw()
-    full = np.asarray(demo._canvas.buffer_rgba())[:, :, :3].astype(int)
-    assert blitted.shape == full.shape
-    differ = np.any(np.abs(blitted - full) > 8, axis=-1)
-    # Only the stacking order of overlapping artists may differ (moving ones are drawn last):
-    # a few dozen pixels, where leaving the moving artists out changes 1-4 % of the image.
-    assert differ.mean() < 0.002
-
-
 def test_blit_figure_background_is_drawn_once():
     demo = build_training_stepper()
     background = demo._background

@@ -8,7 +8,6 @@ import pytest
 from perclib import margin, max_margin, teacher_data
 from perclib.widgets import build_margin_family, build_margin_training
 from perclib.widgets.margins import DEMOS
-from perclib.widgets.registry import control_values
 
 
 def _family_data():
@@ -76,23 +75,3 @@ def test_training_widget_follows_the_runs() -> None:
     assert "run finished" in demo.status.value
     shown = float(demo.status.value.split("margin ")[1].split(",")[0])
     assert 0 < shown < best.gamma
-
-
-@pytest.mark.parametrize("builder", [build_margin_family, build_margin_training])
-def test_reused_background_draws_the_same_image(builder) -> None:
-    import io
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from PIL import Image
-
-    demo = builder()
-    first, second = list(demo.controls.values())[:2]
-    for value in list(control_values(first))[:3]:
-        first.value = value
-    for value in list(control_values(second))[:3]:
-        second.value = value
-    fast = np.asarray(Image.open(io.BytesIO(demo.image.value)).convert("RGBA"))
-    canvas = FigureCanvasAgg(demo.figure)  # a new renderer: everything is drawn from scratch
-    canvas.draw()
-    full = np.asarray(canvas.buffer_rgba())
-    assert fast.shape == full.shape and np.array_equal(fast, full)

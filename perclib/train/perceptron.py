@@ -70,6 +70,16 @@ class PerceptronResult:
     _y: NDArray[np.float64] = field(repr=False)
 
     @property
+    def X(self) -> NDArray[np.float64]:
+        """The patterns the run was trained on (validated float64 copy)."""
+        return self._X
+
+    @property
+    def y(self) -> NDArray[np.float64]:
+        """The labels the run was trained on."""
+        return self._y
+
+    @property
     def n_updates(self) -> int:
         """Number of updates (mistakes) made in the whole run."""
         return int(self.indices.size)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import base64
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
+from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
@@ -45,6 +46,13 @@ class SliderFigure:
         Compute the figure's (constrained) layout once, then keep it. Layout is the
         most expensive part of a draw and the axes should not jump while a slider
         moves; pass False for figures whose tick labels change width a lot.
+    moving : sequence of Artist, optional
+        The artists ``redraw`` changes. When given, everything else is drawn once and
+        kept as a background; each frame restores it and draws only these (blitting),
+        typically 3-5 times faster. Every artist that changes must be listed (one left
+        out freezes in its first state), and static artists that must stay on top of a
+        moving one should be listed too. They are drawn in z-order. Needs a fixed
+        layout, so it implies ``freeze_layout=True``.
 
     Examples
     --------
@@ -68,6 +76,7 @@ class SliderFigure:
         redraw: Redraw,
         *,
         freeze_layout: bool = True,
+        moving: Sequence[Artist] = (),
     ) -> None:
         if not controls:
             raise ValueError("a SliderFigure needs at least one control")
@@ -75,7 +84,11 @@ class SliderFigure:
         self.controls = dict(controls)
         self._redraw = redraw
         self._canvas = FigureCanvasAgg(figure)
-        self._freeze_layout = freeze_layout
+        self._moving = sorted(moving, key=lambda artist: artist.get_zorder())
+        for artist in self._moving:
+            artist.set_animated(True)  # a full draw skips it; png() draws it on top
+        self._background: Any = None
+        self._freeze_layout = freeze_layout or bool(self._moving)
         # Natural pixel size (no stretching, which blurs), but never wider than the cell.
         self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.status = widgets.HTML()
@@ -102,9 +115,16 @@ class SliderFigure:
 
     def png(self) -> bytes:
         """Draw the figure and return it as PNG bytes."""
-        self._canvas.draw()
-        if self._freeze_layout and self.figure.get_layout_engine() is not None:
-            self.figure.set_layout_engine("none")  # keep the positions just computed
+        if self._background is None:
+            self._canvas.draw()
+            if self._freeze_layout and self.figure.get_layout_engine() is not None:
+                self.figure.set_layout_engine("none")  # keep the positions just computed
+            if self._moving:
+                self._background = self._canvas.copy_from_bbox(self.figure.bbox)
+        else:
+            self._canvas.restore_region(self._background)
+        for artist in self._moving:
+            self.figure.draw_artist(artist)
         width, height = self._canvas.get_width_height()
         frame = Image.frombuffer("RGBA", (width, height), self._canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
         buffer = io.BytesIO()

@@ -8,23 +8,18 @@ shows the number of mistakes against Novikoff's bound ``R^2 / gamma^2``.
 
 Everything a slider can reach is computed when the widget is built, so a slider move
 only moves artists. Both figures have two axes full of tick labels, legends and
-reference curves that never change; :class:`BlitSliderFigure` draws those once and
+reference curves that never change; :class:`SliderFigure` (with ``moving=``) draws those once and
 afterwards redraws only the moving artists on top of the saved background (blitting),
 which keeps an update well under the course's 30 ms budget.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
-from matplotlib.artist import Artist
-from matplotlib.figure import Figure
 from numpy.typing import ArrayLike, NDArray
-from PIL import Image
 
 from perclib._validation import as_count, as_labels, as_patterns, as_weights
 from perclib.data import teacher_data
@@ -52,67 +47,6 @@ from perclib.widgets.base import SliderFigure
 
 _STYLE = {"description_width": "initial"}
 _LAYOUT = widgets.Layout(width="460px")
-
-
-class BlitSliderFigure(SliderFigure):
-    """A :class:`SliderFigure` that redraws only its moving artists (blitting).
-
-    The first render draws the figure without the ``moving`` artists and keeps that
-    image as the background; every later render restores the background and draws
-    just the moving artists on top. Use it when everything else is fixed (the axes
-    limits included): an artist missing from ``moving`` would freeze at its first state.
-
-    Parameters
-    ----------
-    figure, controls, redraw
-        As for :class:`SliderFigure`.
-    moving : sequence of Artist
-        The artists ``redraw`` changes. They are drawn in the given order, on top.
-
-    Examples
-    --------
-    >>> from perclib.plotting import new_figure
-    >>> fig, (ax,) = new_figure()
-    >>> (dot,) = ax.plot([0.0], [0.0], "o")
-    >>> def redraw(v):
-    ...     dot.set_data([v["x"]], [0.0])
-    >>> sf = BlitSliderFigure(fig, {"x": widgets.FloatSlider(0.0, min=-1, max=1)}, redraw, moving=[dot])
-    >>> sf.controls["x"].value = 0.5
-    >>> float(dot.get_xdata()[0]), bytes(sf.image.value[1:4])
-    (0.5, b'PNG')
-    """
-
-    def __init__(
-        self,
-        figure: Figure,
-        controls: Mapping[str, widgets.ValueWidget],
-        redraw: Any,
-        *,
-        moving: Sequence[Artist],
-    ) -> None:
-        self._moving = list(moving)
-        for artist in self._moving:
-            artist.set_animated(True)  # left out of the full draw, drawn by png()
-        self._background: Any = None
-        super().__init__(figure, controls, redraw, freeze_layout=True)
-
-    def png(self) -> bytes:
-        """Draw the moving artists over the cached background and return PNG bytes."""
-        canvas = self._canvas
-        if self._background is None:
-            canvas.draw()
-            if self.figure.get_layout_engine() is not None:
-                self.figure.set_layout_engine("none")  # positions are final from now on
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-        else:
-            canvas.restore_region(self._background)
-        for artist in self._moving:
-            self.figure.draw_artist(artist)
-        width, height = canvas.get_width_height()
-        frame = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        buffer = io.BytesIO()
-        frame.save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
 
 
 def _plane_limits(X: NDArray[np.float64]) -> tuple[float, float, float, float]:
@@ -243,7 +177,7 @@ def build_training_stepper(
         continuous_update=True,
     )
     moving = [line, arrow, ring, cursor, dots]
-    return BlitSliderFigure(fig, {"k": slider}, redraw, moving=moving)
+    return SliderFigure(fig, {"k": slider}, redraw, moving=moving)
 
 
 def margin_sweep(
@@ -360,7 +294,7 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
         readout_format=".2f", style=_STYLE, layout=_LAYOUT,
     )
     moving = [*points, *bands, cursor, dots]
-    return BlitSliderFigure(fig, {"margin": slider}, redraw, moving=moving)
+    return SliderFigure(fig, {"margin": slider}, redraw, moving=moving)
 
 
 DEMOS = {

@@ -10,8 +10,6 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
-from matplotlib.artist import Artist
-from matplotlib.figure import Figure
 from matplotlib.patches import Polygon
 from matplotlib.ticker import NullLocator
 from numpy.typing import NDArray
@@ -48,37 +46,6 @@ from perclib.widgets.base import SliderFigure
 
 _FAR = 20.0  # length of the rays drawn for lines through the origin (clipped by the axes)
 _NO_POLYGON = np.zeros((1, 2))
-
-
-def _reuse_static_background(fig: Figure, dynamic: list[Artist]) -> None:
-    """Draw everything but ``dynamic`` once, then reuse that image on every later draw.
-
-    Axes, ticks, labels, titles and the data never change while a slider moves, yet
-    drawing them is most of the cost of a frame. The moving artists are marked
-    *animated* (so a normal draw skips them); the first draw at a given canvas size
-    renders the rest and stores the pixels; every draw then restores those pixels
-    and draws only the moving artists on top (matplotlib's blitting, applied to the
-    whole figure). Static artists that must appear *above* a moving one are listed
-    too, so that the moving ones never cover them.
-    """
-    dynamic = sorted(dynamic, key=lambda artist: artist.get_zorder())  # keep the stacking order
-    for artist in dynamic:
-        artist.set_animated(True)
-    full_draw = fig.draw
-    cache: dict[str, Any] = {}
-
-    def draw(renderer: Any) -> None:
-        key = (renderer.width, renderer.height, id(renderer))
-        if cache.get("key") != key:
-            full_draw(renderer)
-            cache["background"] = renderer.copy_from_bbox(fig.bbox)
-            cache["key"] = key
-        else:
-            renderer.restore_region(cache["background"])
-        for artist in dynamic:
-            artist.draw(renderer)  # invisible artists draw nothing
-
-    fig.draw = draw
 
 
 def _few_ticks(ax, lim: float) -> None:
@@ -236,11 +203,9 @@ def build_margin_family(
         return (f"{set_text}<br>chosen separator at {turn:+.0f}°: margin {m:+.3f}, "
                 f"<b>{inside}</b> H<sub>γ</sub>")
 
-    _reuse_static_background(
-        fig, [lines_patch, normals_patch, best_line, *points, ring, w_line, *w_margins, w_arrow,
-              band, curve_line, level, marker],
-    )
-    return SliderFigure(fig, controls, redraw)
+    moving = [lines_patch, normals_patch, best_line, *points, ring, w_line, *w_margins, w_arrow,
+              band, curve_line, level, marker]
+    return SliderFigure(fig, controls, redraw, moving=moving)
 
 
 _ALGORITHMS = ("perceptron", "margin perceptron", "MinOver", "AdaTron")
@@ -340,8 +305,7 @@ def build_margin_training(
         return (f"{values['algorithm']} after {k} update(s){finished}: margin {shown}, "
                 f"γ<sub>max</sub> = {best.gamma:.4f}")
 
-    _reuse_static_background(fig, [w_line, *w_margins, w_arrow, marker])
-    return SliderFigure(fig, controls, redraw)
+    return SliderFigure(fig, controls, redraw, moving=[w_line, *w_margins, w_arrow, marker])
 
 
 DEMOS = {
