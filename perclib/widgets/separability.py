@@ -23,9 +23,10 @@ from perclib.data import boolean_cube, boolean_function
 from perclib.geometry import is_separable
 from perclib.plotting import (
     HIGHLIGHT_COLOR,
+    NEGATIVE_COLOR,
+    NORMAL_COLOR,
     POSITIVE_COLOR,
     decision_line,
-    legend,
     new_figure,
     normal_arrow,
     plot_patterns,
@@ -59,6 +60,19 @@ TWO_INPUT_NAMES: dict[int, str] = {
 }
 
 _LIMITS = (-0.75, 1.75, -0.75, 1.75)
+
+
+def _swatch(symbol: str, color: str, text: str) -> str:
+    return f'<span style="color:{color}">{symbol}</span>&nbsp;{text}'
+
+
+_KEY = '<span style="font-size:90%">' + " &nbsp; ".join([
+    _swatch("●", POSITIVE_COLOR, "y = +1"),
+    _swatch("■", NEGATIVE_COLOR, "y = −1"),
+    _swatch("▮", "#cfe3f1", "shaded: the unit fires (w·x − θ &gt; 0)"),
+    _swatch("➜", NORMAL_COLOR, "w"),
+    _swatch("◯", HIGHLIGHT_COLOR, "not strictly on its side (on the line counts as wrong)"),
+]) + "</span>"
 
 
 def truth_table(k: int, n: int = 2) -> str:
@@ -197,15 +211,17 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
     fig, (ax,) = new_figure(width=4.4, height=4.0)
     setup_plane(ax, _LIMITS)
     shade = Polygon(np.empty((0, 2)), closed=True, facecolor=POSITIVE_COLOR, alpha=0.12,
-                    edgecolor="none", zorder=0, label="unit fires (+1)")
+                    edgecolor="none", zorder=0)
     ax.add_patch(shade)
     points = plot_patterns(ax, X, boolean_function(2, function))
     rings = ax.scatter(np.empty(0), np.empty(0), s=260, facecolors="none", edgecolors=HIGHLIGHT_COLOR,
-                       linewidths=1.8, zorder=4, label="not strictly correct")
+                       linewidths=1.8, zorder=4)
     line = decision_line(ax, unit_weights(angle), theta)
     arrow = normal_arrow(ax, unit_weights(angle), theta, length=0.5)
-    legend(ax, loc="upper right", fontsize=7)
-    title = ax.set_title("", fontsize=10)
+    # Fixed ticks and no matplotlib legend or changing title: text layout is most of the
+    # cost of a frame, so the key lives in the HTML status line instead.
+    ax.set_xticks([0.0, 1.0])
+    ax.set_yticks([0.0, 1.0])
 
     controls = {
         "function": widgets.Dropdown(
@@ -229,14 +245,13 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
         wrong = y * (X @ w - th) <= 0
         rings.set_offsets(X[wrong] if np.any(wrong) else np.empty((0, 2)))
         score = int(np.count_nonzero(~wrong))
-        title.set_text(f"{TWO_INPUT_NAMES[k]}: {score} of 4 strictly correct")
         if best[k] == 4:
             verdict = "LP: <b>separable</b> (some line gets all 4)"
         else:
             verdict = f"LP: <b>not separable</b> (no line gets more than {best[k]} of 4)"
         return (
-            f"w = ({w[0]:.3f}, {w[1]:.3f}), theta = {th:.2f}: <b>{score} of 4</b> patterns strictly "
-            f"on their side &nbsp;|&nbsp; {verdict}"
+            f"{TWO_INPUT_NAMES[k]}: w = ({w[0]:.3f}, {w[1]:.3f}), theta = {th:.2f}: <b>{score} of 4</b> "
+            f"patterns strictly on their side &nbsp;|&nbsp; {verdict}<br>{_KEY}"
         )
 
     return SliderFigure(fig, controls, redraw)
