@@ -168,6 +168,8 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
         "threshold": widgets.Checkbox(value=False, description="threshold"),
     }
 
+    separators: dict[tuple, tuple[NDArray[np.float64], float] | None] = {}
+
     def redraw(v: dict) -> str:
         P, threshold = v["P"], bool(v["threshold"])
         dims = 3 if threshold else 2
@@ -180,7 +182,10 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
             y = labelling_from_index(v["labelling"], P)
             which = f"labelling {v['labelling'] % 2**P} of 0..{2**P - 1}"
         update_patterns(points, X[:P], y)
-        found = separating_weights(X[:P], y, threshold=threshold)
+        key = (P, threshold, tuple(int(v) for v in y))
+        if key not in separators:  # one small LP per labelling ever shown
+            separators[key] = separating_weights(X[:P], y, threshold=threshold)
+        found = separators[key]
         if found is None:
             update_line(line, [0.0, 0.0])  # hides the line
             update_arrow(arrow, [0.0, 0.0])
