@@ -31,24 +31,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from perclib._validation import as_count, as_labels, as_patterns, as_rng, as_weights
 from perclib.data import gaussian_patterns, random_labels
-from perclib.geometry import is_separable
+from perclib.geometry import _as_flag, _homogeneous, is_separable
 
 # Relative tolerance for "x . r == 0" in the arrangement enumeration. Integer data
 # (the Boolean cube) give exact zeros up to rounding of order 1e-16; random data stay
 # far above this.
 ARRANGEMENT_TOL = 1e-9
-
-
-def _as_flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]:
-    if threshold:
-        return np.hstack([X, np.ones((X.shape[0], 1))])
-    return X
 
 
 # ---------------------------------------------------------------------------
