@@ -275,7 +275,9 @@ def build_point_mover(
             f"(4 points in general position in the plane: always 14)<br>{_KEY}"
         )
 
-    return SliderFigure(fig, controls, redraw)
+    # Blitting: only these are redrawn per frame; axes, ticks and labels come from a cached background.
+    moving = [*lines, dots, *tags, frames, pos, neg]
+    return SliderFigure(fig, controls, redraw, moving=moving)
 
 
 DEMOS = {"point_mover": build_point_mover}

@@ -254,7 +254,11 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
             f"patterns strictly on their side &nbsp;|&nbsp; {verdict}<br>{_KEY}"
         )
 
-    return SliderFigure(fig, controls, redraw)
+    # Blitting: only these are redrawn per frame. The two axis lines of setup_plane are static
+    # but lie under the translucent shade, so they are redrawn with it, before it.
+    axis_lines = ax.lines[:2]
+    moving = [*axis_lines, shade, rings, line, arrow, *points]
+    return SliderFigure(fig, controls, redraw, moving=moving)
 
 
 DEMOS = {"boolean_separator": build_boolean_separator}
