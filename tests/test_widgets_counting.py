@@ -109,22 +109,3 @@ def test_capacity_widget_bad_input() -> None:
         build_capacity_curve(0)
     with pytest.raises(TypeError):
         build_capacity_curve(10, 2.5)
-
-
-@pytest.mark.parametrize("builder", [build_dichotomy_explorer, build_capacity_curve])
-def test_blitted_frame_matches_a_full_draw(builder) -> None:
-    import io
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from PIL import Image
-
-    demo = builder()
-    name = next(iter(demo.controls))
-    demo.controls[name].value = demo.controls[name].max  # a frame after a move, from the cache
-    blitted = np.asarray(Image.open(io.BytesIO(demo.image.value)).convert("RGB"), dtype=int)
-    canvas = FigureCanvasAgg(demo.figure)
-    canvas.draw()  # everything from scratch
-    full = np.asarray(canvas.buffer_rgba())[..., :3].astype(int)
-    assert blitted.shape == full.shape
-    differing = np.any(np.abs(blitted - full) > 8, axis=-1).mean()
-    assert differing < 0.01  # only where a moving artist overlaps a static one

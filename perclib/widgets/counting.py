@@ -14,14 +14,12 @@ when a widget is built; a slider move solves at most one small LP and moves arti
 
 from __future__ import annotations
 
-import io
 from fractions import Fraction
 from functools import lru_cache
 
 import ipywidgets as widgets
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image
 
 from perclib._validation import as_count, as_rng
 from perclib.capacity import arrangement_dichotomies, capacity_curve
@@ -45,43 +43,6 @@ from perclib.plotting import (
 from perclib.widgets.base import SliderFigure
 
 _BAR_COLOR = "#b9cfe0"  # pale blue: enumerated counts of the other P
-
-
-class _BlitSliderFigure(SliderFigure):
-    """A SliderFigure that redraws only its moving artists over a cached background.
-
-    Axes, ticks and static curves are drawn once; each update restores that picture and
-    draws the ``dynamic`` artists on top (in z-order), which is several times cheaper
-    than drawing the whole figure. The PNG is the same picture a full draw gives, up to
-    the stacking of dynamic artists above static ones.
-    """
-
-    def __init__(self, figure, controls, redraw, dynamic) -> None:
-        self._dynamic = sorted(dynamic, key=lambda artist: artist.get_zorder())
-        self._background = None
-        super().__init__(figure, controls, redraw)
-
-    def png(self) -> bytes:
-        canvas = self._canvas
-        if self._background is None:
-            shown = [artist.get_visible() for artist in self._dynamic]
-            for artist in self._dynamic:
-                artist.set_visible(False)
-            canvas.draw()
-            if self.figure.get_layout_engine() is not None:
-                self.figure.set_layout_engine("none")  # freeze the positions just computed
-            self._background = canvas.copy_from_bbox(self.figure.bbox)
-            for artist, visible in zip(self._dynamic, shown, strict=True):
-                artist.set_visible(visible)
-        canvas.restore_region(self._background)
-        for artist in self._dynamic:
-            if artist.get_visible():
-                artist.axes.draw_artist(artist)
-        width, height = canvas.get_width_height()
-        frame = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        buffer = io.BytesIO()
-        frame.save(buffer, format="png", compress_level=1)
-        return buffer.getvalue()
 
 
 def labelling_from_index(index: int, P: int) -> NDArray[np.int64]:
@@ -207,7 +168,7 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
         )
 
     moving = [*points, line, arrow, *bars, cover_marks, all_line, ax.get_legend(), bx.get_legend()]
-    return _BlitSliderFigure(fig, controls, redraw, moving)
+    return SliderFigure(fig, controls, redraw, moving=moving)
 
 
 @lru_cache(maxsize=64)
@@ -273,7 +234,7 @@ def build_capacity_curve(N_max: int = 100, P_max: int = 400) -> SliderFigure:
             f"C({P}, {N}) / 2^{P} = {_fraction_text(exact)} (one half at P = 2N = {2 * N})"
         )
 
-    return _BlitSliderFigure(fig, controls, redraw, [curve, marker, ax.get_legend()])
+    return SliderFigure(fig, controls, redraw, moving=[curve, marker, ax.get_legend()])
 
 
 DEMOS = {
