@@ -3,7 +3,8 @@
 Conventions: patterns are rows of ``X`` (shape ``(P, N)``, float64), labels are
 -1/+1, and every function that draws random numbers takes ``rng``.
 ``threshold=True`` means hyperplanes with a threshold (affine); the default is
-hyperplanes through the origin.
+hyperplanes through the origin. Plotting and slider widgets live in the
+submodules ``perclib.plotting`` and ``perclib.widgets``.
 """
 
 from perclib.capacity import (
@@ -36,6 +37,8 @@ from perclib.data import (
 )
 from perclib.geometry import (
     MaxMarginResult,
+    admissible_arc,
+    direction_margins,
     in_general_position,
     is_separable,
     margin,
@@ -44,14 +47,13 @@ from perclib.geometry import (
     separating_weights,
 )
 from perclib.novikoff import NovikoffTrace, mistake_bound, novikoff_trace, radius, separator_margin
-from perclib.train import PerceptronResult, perceptron
-from perclib.train.large_margin import (
+from perclib.train import (
     LargeMarginResult,
+    PerceptronResult,
     adatron,
-    admissible_arc,
-    direction_margins,
     margin_perceptron,
     minover,
+    perceptron,
 )
 from perclib.units import (
     augment,
@@ -67,54 +69,25 @@ from perclib.units import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "MaxMarginResult",
-    "ExtensionSplit",
-    "SeparableFractionEstimate",
-    "arrangement_dichotomies",
-    "capacity_curve",
-    "cover_counts",
-    "dependent_subsets",
-    "extension_split",
-    "nonseparable_restrictions",
-    "project_out",
-    "separable_fraction_mc",
-    "capacity_fraction",
-    "count_dichotomies",
-    "cover_count",
-    "cover_count_symbolic",
-    "in_general_position",
-    "is_separable",
-    "margin",
-    "max_margin",
-    "pattern_margins",
-    "separable_dichotomies",
-    "separating_weights",
-    "NovikoffTrace",
-    "mistake_bound",
-    "novikoff_trace",
-    "radius",
-    "separator_margin",
-    "PerceptronResult",
-    "LargeMarginResult",
-    "adatron",
-    "admissible_arc",
-    "direction_margins",
-    "margin_perceptron",
-    "minover",
-    "TeacherData",
-    "augment",
-    "augment_weights",
-    "boolean_cube",
-    "boolean_function",
-    "gaussian_patterns",
+    # data: pattern generators
+    "TeacherData", "boolean_cube", "boolean_function", "gaussian_patterns", "random_labels",
+    "teacher_data", "xor",
+    # units: the threshold unit and its algebra
+    "augment", "augment_weights", "reflect", "sign", "split_augmented", "threshold_unit",
+    "to_01", "to_pm1",
+    # train: the perceptron and large-margin variants, with traces
+    "LargeMarginResult", "PerceptronResult", "adatron", "margin_perceptron", "minover",
     "perceptron",
-    "random_labels",
-    "reflect",
-    "sign",
-    "split_augmented",
-    "teacher_data",
-    "threshold_unit",
-    "to_01",
-    "to_pm1",
-    "xor",
+    # novikoff: the convergence proof's quantities
+    "NovikoffTrace", "mistake_bound", "novikoff_trace", "radius", "separator_margin",
+    # geometry: separability, general position, margins
+    "MaxMarginResult", "admissible_arc", "direction_margins", "in_general_position",
+    "is_separable", "margin", "max_margin", "pattern_margins", "separating_weights",
+    # counting: Cover's theorem and exact enumeration
+    "capacity_fraction", "count_dichotomies", "cover_count", "cover_count_symbolic",
+    "separable_dichotomies",
+    # capacity: curves, Monte Carlo, the recursion on real points, degenerate sets
+    "ExtensionSplit", "SeparableFractionEstimate", "arrangement_dichotomies", "capacity_curve",
+    "cover_counts", "dependent_subsets", "extension_split", "nonseparable_restrictions",
+    "project_out", "separable_fraction_mc",
 ]

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog
 
-from perclib._validation import as_labels, as_patterns, as_weights
+from perclib._validation import as_labels, as_patterns, as_positive_float, as_weights
 
 # A separator counts only if its worst normalised margin exceeds this. Patterns are
 # scaled to unit norm before the LP, so the number is relative: data whose best
@@ -548,3 +548,88 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
     alpha = np.zeros(P)
     alpha[W] = np.maximum(lam, 0.0) / scale**2
     return MaxMarginResult(w=w_unit, b=b_unit, gamma=gamma, support=support, alpha=alpha)
+
+
+# ---------------------------------------------------------------------------
+# The family H_gamma in the plane
+# ---------------------------------------------------------------------------
+
+
+def _plane_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    X = as_patterns(X)
+    y = as_labels(y, X.shape[0])
+    if X.shape[1] != 2:
+        raise ValueError(f"this works in the plane: patterns must have 2 coordinates, got {X.shape[1]}")
+    return X, y
+
+
+def direction_margins(X: ArrayLike, y: ArrayLike, angles: ArrayLike) -> NDArray[np.float64]:
+    """Margin of the unit normal ``(cos phi, sin phi)`` for every angle ``phi`` (2-D, no threshold).
+
+    A brute-force scan: ``min_mu y_mu (cos phi x_mu1 + sin phi x_mu2)`` for each angle.
+
+    Examples
+    --------
+    >>> direction_margins([[1.0, 0.0], [0.0, 2.0]], [1, 1], [0.0, np.pi / 4]).round(6).tolist()
+    [0.0, 0.707107]
+    """
+    X, y = _plane_data(X, y)
+    phi = np.asarray(angles, dtype=np.float64)
+    if phi.ndim > 1 or not np.all(np.isfinite(phi)):
+        raise ValueError("angles must be a finite number or 1-D array of numbers")
+    U = np.stack([np.cos(phi), np.sin(phi)], axis=-1)
+    return np.min((U @ X.T) * y, axis=-1)
+
+
+def admissible_arc(X: ArrayLike, y: ArrayLike, gamma: float) -> tuple[float, float] | None:
+    """Angles ``phi`` whose unit normal ``(cos phi, sin phi)`` has margin >= ``gamma`` (2-D).
+
+    Write the reflected pattern ``y_mu x_mu = r_mu (cos t_mu, sin t_mu)``. Its stability
+    under the unit normal at angle ``phi`` is ``r_mu cos(phi - t_mu)``, which is
+    ``>= gamma`` exactly on the arc ``|phi - t_mu| <= arccos(gamma / r_mu)``. For
+    ``gamma > 0`` every such arc is shorter than a half-turn, so their intersection is
+    a single arc (or empty): the set H_gamma of separators with margin >= gamma is an
+    interval of directions. It is empty for ``gamma`` above the maximum margin and
+    shrinks to the single optimal direction at the maximum margin.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, 2)
+    y : array_like, shape (P,)
+    gamma : float
+        Required margin, > 0.
+
+    Returns
+    -------
+    (lo, hi) or None
+        The arc ``lo <= phi <= hi`` in radians (``hi - lo < pi``; ``lo`` in
+        ``(-pi, pi]``, ``hi`` possibly beyond ``pi``), or None when it is empty.
+
+    Examples
+    --------
+    >>> lo, hi = admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], np.sqrt(0.5))
+    >>> round(float(np.degrees(lo)), 6), round(float(np.degrees(hi)), 6)
+    (-15.0, 15.0)
+    >>> admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], 1.01) is None  # max margin 1
+    True
+    """
+    X, y = _plane_data(X, y)
+    gamma = as_positive_float(gamma, "gamma")
+    J = y[:, None] * X
+    r = np.linalg.norm(J, axis=1)
+    if np.any(r < gamma):
+        return None  # a pattern closer to the origin than gamma: no line through 0 clears it
+    t = np.arctan2(J[:, 1], J[:, 0])
+    half = np.arccos(gamma / r)  # < pi/2 for every pattern since gamma > 0
+    # Unwrap all angles relative to the first pattern's: every admissible phi lies
+    # within pi/2 of t_0, and each t_mu with a non-empty overlap within pi of t_0.
+    t = t[0] + np.angle(np.exp(1j * (t - t[0])))
+    lo = float(np.max(t - half))
+    hi = float(np.min(t + half))
+    if lo > hi:
+        return None
+    shift = 2 * np.pi * np.floor((lo + np.pi) / (2 * np.pi))  # bring lo into [-pi, pi)
+    lo, hi = lo - shift, hi - shift
+    if lo == -np.pi:
+        lo, hi = lo + 2 * np.pi, hi + 2 * np.pi
+    return lo, hi

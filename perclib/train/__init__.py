@@ -3,8 +3,6 @@
 from perclib.train.large_margin import (
     LargeMarginResult,
     adatron,
-    admissible_arc,
-    direction_margins,
     margin_perceptron,
     minover,
 )
@@ -14,8 +12,6 @@ __all__ = [
     "LargeMarginResult",
     "PerceptronResult",
     "adatron",
-    "admissible_arc",
-    "direction_margins",
     "margin_perceptron",
     "minover",
     "perceptron",

@@ -9,10 +9,19 @@ from perclib.widgets.registry import all_demos
 from perclib.widgets.separability import TWO_INPUT_NAMES, build_boolean_separator, truth_table
 from perclib.widgets.threshold import build_bias_trick_demo, build_threshold_demo
 
-__all__ = ["SliderFigure", "all_demos"]
-__all__ += ["TWO_INPUT_NAMES", "build_boolean_separator", "truth_table"]
-__all__ += ["build_point_mover", "collinear_triples"]
-__all__ += ["build_margin_family", "build_margin_training"]
-__all__ += ["build_bias_trick_demo", "build_threshold_demo"]
-__all__ += ["build_margin_explorer", "build_training_stepper"]
-__all__ += ["build_capacity_curve", "build_dichotomy_explorer"]
+__all__ = [
+    "SliderFigure",
+    "all_demos",
+    # lesson 1
+    "build_bias_trick_demo", "build_threshold_demo",
+    # lesson 2
+    "TWO_INPUT_NAMES", "build_boolean_separator", "truth_table",
+    # lesson 3
+    "build_point_mover", "collinear_triples",
+    # lesson 4
+    "build_capacity_curve", "build_dichotomy_explorer",
+    # lesson 5
+    "build_margin_explorer", "build_training_stepper",
+    # lesson 6
+    "build_margin_family", "build_margin_training",
+]

@@ -15,7 +15,7 @@ from matplotlib.ticker import NullLocator
 from numpy.typing import NDArray
 
 from perclib.data import teacher_data
-from perclib.geometry import max_margin
+from perclib.geometry import admissible_arc, direction_margins, max_margin
 from perclib.plotting import (
     ACCENT_COLOR,
     HIGHLIGHT_COLOR,
@@ -36,8 +36,6 @@ from perclib.plotting import (
 from perclib.train.large_margin import (
     LargeMarginResult,
     adatron,
-    admissible_arc,
-    direction_margins,
     margin_perceptron,
     minover,
 )
