@@ -43,12 +43,9 @@ from perclib._validation import (
     as_labels,
     as_patterns,
     as_positive_float,
-    as_rng,
-    as_weights,
 )
+from perclib.train.perceptron import _run_epochs, _training_inputs
 
-_FIRST_BLOCK = 32
-_MAX_BLOCK = 8192
 # Rows of the weight trace processed at a time when computing margins over time.
 _CHUNK = 2048
 
@@ -250,29 +247,11 @@ def margin_perceptron(
     >>> res.converged, res.w.tolist()
     (True, [2.0, 2.0])
     """
-    X = as_patterns(X)
-    y = as_labels(y, X.shape[0])
-    P, N = X.shape
+    X, y, eta, w_start, max_epochs, gen = _training_inputs(X, y, eta, w0, max_epochs, order, rng)
     beta = _as_nonnegative_float(beta, "beta")
-    eta = as_positive_float(eta, "eta")
-    max_epochs = as_count(max_epochs, "max_epochs", 1)
-    if order not in ("cyclic", "random"):
-        raise ValueError(f"order must be 'cyclic' or 'random', got {order!r}")
-    w_start = np.zeros(N) if w0 is None else as_weights(w0, N, name="w0").copy()
-    gen = as_rng(rng) if order == "random" else None
-
-    w = w_start.copy()
-    updates: list[NDArray[np.int64]] = []
-    converged = False
-    epochs = 0
-    for _ in range(max_epochs):
-        epochs += 1
-        perm = gen.permutation(P) if gen is not None else None
-        w, done = _margin_epoch(X, y, w, eta, beta, perm)
-        updates.append(done)
-        if done.size == 0:
-            converged = True
-            break
+    P = X.shape[0]
+    w, updates, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, beta)
+    epochs = len(updates)
     indices = np.concatenate(updates).astype(np.int64)
     return LargeMarginResult(
         algorithm="margin_perceptron",
@@ -286,40 +265,6 @@ def margin_perceptron(
         _X=X,
         _y=y,
     )
-
-
-def _margin_epoch(
-    X: NDArray[np.float64],
-    y: NDArray[np.float64],
-    w: NDArray[np.float64],
-    eta: float,
-    beta: float,
-    perm: NDArray[np.int64] | None,
-) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """One pass; same result as a pattern-by-pattern loop, with vectorised look-ahead.
-
-    Stabilities of a block of upcoming patterns are computed with the current ``w``
-    in one product; the first one ``<= beta`` is the next update, after which the
-    search restarts right behind it.
-    """
-    P = X.shape[0]
-    Xo = X if perm is None else X[perm]
-    yo = y if perm is None else y[perm]
-    done: list[int] = []
-    pos, block = 0, _FIRST_BLOCK
-    while pos < P:
-        stop = min(pos + block, P)
-        low = np.flatnonzero(yo[pos:stop] * (Xo[pos:stop] @ w) <= beta)
-        if low.size == 0:
-            pos = stop
-            block = min(2 * block, _MAX_BLOCK)
-            continue
-        j = pos + int(low[0])
-        w = w + (eta * yo[j]) * Xo[j]
-        done.append(j if perm is None else int(perm[j]))
-        pos = j + 1
-        block = _FIRST_BLOCK
-    return w, np.array(done, dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------

@@ -140,39 +140,67 @@ def perceptron(
     >>> res.converged, res.n_updates, res.w.tolist()
     (True, 2, [1.0, 1.0])
     """
-    X = as_patterns(X)
-    y = as_labels(y, X.shape[0])
-    P, N = X.shape
-    eta = as_positive_float(eta, "eta")
-    max_epochs = as_count(max_epochs, "max_epochs", 1)
-    if order not in ("cyclic", "random"):
-        raise ValueError(f"order must be 'cyclic' or 'random', got {order!r}")
-    w_start = np.zeros(N) if w0 is None else as_weights(w0, N, name="w0").copy()
-    gen = as_rng(rng) if order == "random" else None
-
-    w = w_start.copy()
-    updates: list[NDArray[np.int64]] = []
-    mistakes: list[int] = []
-    converged = False
-    for _ in range(max_epochs):
-        perm = gen.permutation(P) if gen is not None else None
-        w, epoch_updates = _one_epoch(X, y, w, eta, perm)
-        updates.append(epoch_updates)
-        mistakes.append(int(epoch_updates.size))
-        if epoch_updates.size == 0:
-            converged = True
-            break
+    X, y, eta, w_start, max_epochs, gen = _training_inputs(X, y, eta, w0, max_epochs, order, rng)
+    w, per_epoch, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen)
     return PerceptronResult(
         w=w,
         converged=converged,
-        epochs=len(mistakes),
-        indices=np.concatenate(updates).astype(np.int64),
-        mistakes_per_epoch=np.array(mistakes, dtype=np.int64),
+        epochs=len(per_epoch),
+        indices=np.concatenate(per_epoch).astype(np.int64),
+        mistakes_per_epoch=np.array([done.size for done in per_epoch], dtype=np.int64),
         eta=eta,
         w0=w_start,
         _X=X,
         _y=y,
     )
+
+
+def _training_inputs(
+    X: ArrayLike,
+    y: ArrayLike,
+    eta: object,
+    w0: ArrayLike | None,
+    max_epochs: object,
+    order: object,
+    rng: object,
+) -> tuple[
+    NDArray[np.float64], NDArray[np.float64], float, NDArray[np.float64], int, np.random.Generator | None
+]:
+    """Validate the arguments every epoch-based trainer shares; returns them cleaned."""
+    X = as_patterns(X)
+    y = as_labels(y, X.shape[0])
+    eta = as_positive_float(eta, "eta")
+    max_epochs = as_count(max_epochs, "max_epochs", 1)
+    if order not in ("cyclic", "random"):
+        raise ValueError(f"order must be 'cyclic' or 'random', got {order!r}")
+    w_start = np.zeros(X.shape[1]) if w0 is None else as_weights(w0, X.shape[1], name="w0").copy()
+    gen = as_rng(rng) if order == "random" else None
+    return X, y, eta, w_start, max_epochs, gen
+
+
+def _run_epochs(
+    X: NDArray[np.float64],
+    y: NDArray[np.float64],
+    w_start: NDArray[np.float64],
+    eta: float,
+    max_epochs: int,
+    gen: np.random.Generator | None,
+    beta: float = 0.0,
+) -> tuple[NDArray[np.float64], list[NDArray[np.int64]], bool]:
+    """Epochs of "update on every y (w.x) <= beta" until a clean pass or the limit.
+
+    Returns the final weights, the updated indices of each epoch, and whether the
+    last epoch was clean. ``beta = 0`` is the classical perceptron.
+    """
+    w = w_start.copy()
+    per_epoch: list[NDArray[np.int64]] = []
+    for _ in range(max_epochs):
+        perm = gen.permutation(X.shape[0]) if gen is not None else None
+        w, done = _one_epoch(X, y, w, eta, perm, beta)
+        per_epoch.append(done)
+        if done.size == 0:
+            return w, per_epoch, True
+    return w, per_epoch, False
 
 
 def _one_epoch(
@@ -181,6 +209,7 @@ def _one_epoch(
     w: NDArray[np.float64],
     eta: float,
     perm: NDArray[np.int64] | None,
+    beta: float = 0.0,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """One pass in the given order; returns the new weights and the updated indices."""
     P = X.shape[0]
@@ -190,7 +219,7 @@ def _one_epoch(
     pos, block = 0, _FIRST_BLOCK
     while pos < P:
         stop = min(pos + block, P)
-        wrong = np.flatnonzero(yo[pos:stop] * (Xo[pos:stop] @ w) <= 0)
+        wrong = np.flatnonzero(yo[pos:stop] * (Xo[pos:stop] @ w) <= beta)
         if wrong.size == 0:
             pos = stop
             block = min(2 * block, _MAX_BLOCK)
