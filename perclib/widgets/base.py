@@ -89,8 +89,10 @@ class SliderFigure:
             artist.set_animated(True)  # a full draw skips it; png() draws it on top
         self._background: Any = None
         self._freeze_layout = freeze_layout or bool(self._moving)
-        # Natural pixel size (no stretching, which blurs), but never wider than the cell.
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        # Natural pixel size (a flex box would stretch it and blur it), never wider than the cell.
+        self.image = widgets.Image(
+            format="png", layout=widgets.Layout(max_width="100%", height="auto", align_self="flex-start")
+        )
         self.status = widgets.HTML()
         self.n_redraws = 0
         for control in self.controls.values():
