@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -85,3 +86,20 @@ def run_cli(main, argv: Iterable[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def generator_parser(
+    prog: str, description: str, default_out: str, out_rule: str = "never a source folder"
+) -> argparse.ArgumentParser:
+    """The arguments every generator shares: notebooks, ``--out`` and ``--force``."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path,
+        help="lesson notebooks (default: notebooks/NN_*.ipynb, the index excluded)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=repo_root() / default_out,
+        help=f"output folder (default: {default_out}/ at the repository root); {out_rule}",
+    )
+    parser.add_argument("--force", action="store_true", help="replace existing outputs")
+    return parser

@@ -31,7 +31,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import copy
 import os
 import re
@@ -47,6 +46,7 @@ from nbconvert import HTMLExporter
 
 from coursetools._common import (
     CourseToolsError,
+    generator_parser,
     lesson_notebooks,
     plan_outputs,
     repo_root,
@@ -402,21 +402,12 @@ def build(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m coursetools.handouts",
-        description="Build self-contained HTML and PDF handouts of the lessons "
+    parser = generator_parser(
+        "python -m coursetools.handouts",
+        "Build self-contained HTML and PDF handouts of the lessons "
         "(maths pre-rendered offline, widgets shown as their static figure).",
+        DEFAULT_OUT,
     )
-    parser.add_argument(
-        "notebooks", nargs="*", type=Path,
-        help="lesson notebooks (default: notebooks/NN_*.ipynb, the index excluded)",
-    )
-    parser.add_argument(
-        "--out", type=Path, default=repo_root() / DEFAULT_OUT,
-        help=f"output folder (default: {DEFAULT_OUT}/ at the repository root); never a "
-        "source folder",
-    )
-    parser.add_argument("--force", action="store_true", help="replace existing outputs")
     parser.add_argument("--no-pdf", dest="pdf", action="store_false", help="HTML only")
     args = parser.parse_args(argv)
     total = time.perf_counter()

@@ -30,7 +30,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import copy
 import time
 from dataclasses import dataclass
@@ -42,6 +41,7 @@ from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
 
 from coursetools._common import (
     CourseToolsError,
+    generator_parser,
     lesson_notebooks,
     plan_outputs,
     repo_root,
@@ -198,21 +198,13 @@ def build(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(
-        prog="python -m coursetools.homework",
-        description="Write student versions of the lessons: solutions replaced by "
+    parser = generator_parser(
+        "python -m coursetools.homework",
+        "Write student versions of the lessons: solutions replaced by "
         "stubs, outputs cleared, checks kept.",
+        DEFAULT_OUT,
+        "never a source folder, nor inside notebooks/ or tests/",
     )
-    parser.add_argument(
-        "notebooks", nargs="*", type=Path,
-        help="lesson notebooks (default: notebooks/NN_*.ipynb, the index excluded)",
-    )
-    parser.add_argument(
-        "--out", type=Path, default=repo_root() / DEFAULT_OUT,
-        help=f"output folder (default: {DEFAULT_OUT}/ at the repository root); never a "
-        "source folder, nor inside notebooks/ or tests/",
-    )
-    parser.add_argument("--force", action="store_true", help="replace existing outputs")
     args = parser.parse_args(argv)
     build(args.notebooks, args.out, force=args.force)
 
