@@ -13,6 +13,21 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 
+def reject_complex(value: ArrayLike, name: str, what: str) -> None:
+    """Refuse complex input: casting it to float would silently drop the imaginary part.
+
+    Examples
+    --------
+    >>> reject_complex([1.0, 2.0], "w", "real")  # real input passes silently
+    """
+    try:
+        complex_input = np.iscomplexobj(value)
+    except (TypeError, ValueError):
+        return  # ragged or non-numeric: the float conversion that follows reports it
+    if complex_input:
+        raise TypeError(f"{name} must be {what}, got complex numbers")
+
+
 def as_patterns(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
     """Return ``X`` as a finite, non-empty ``(P, N)`` float64 array or raise.
 
@@ -23,6 +38,7 @@ def as_patterns(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
     """
     if isinstance(X, str | bytes):
         raise TypeError(f"{name} must be a 2-D array of numbers, got a string")
+    reject_complex(X, name, "a 2-D array of real numbers")
     try:
         arr = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as err:
@@ -54,6 +70,7 @@ def as_labels(y: ArrayLike, n_patterns: int | None = None, name: str = "y") -> N
     """
     if isinstance(y, str | bytes):
         raise TypeError(f"{name} must be a 1-D array of labels -1/+1, got a string")
+    reject_complex(y, name, "a 1-D array of labels -1/+1")
     try:
         arr = np.asarray(y, dtype=np.float64)
     except (TypeError, ValueError) as err:
@@ -87,6 +104,7 @@ def as_weights(w: ArrayLike, dim: int | None = None, name: str = "w") -> NDArray
     """
     if isinstance(w, str | bytes):
         raise TypeError(f"{name} must be a 1-D array of numbers, got a string")
+    reject_complex(w, name, "a 1-D array of real numbers")
     try:
         arr = np.asarray(w, dtype=np.float64)
     except (TypeError, ValueError) as err:

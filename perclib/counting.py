@@ -27,6 +27,10 @@ from perclib.geometry import SEPARABILITY_TOL, _as_flag, _homogeneous, _max_min_
 
 # Testing every labeling costs 2^P linear programs; refuse beyond this.
 MAX_BRUTEFORCE_POINTS = 20
+#: Default ceiling on the number of separable labelings an enumeration may have to
+#: produce. Each costs up to one linear program per prefix (about a millisecond), so
+#: this is about a minute of work at worst; ``max_count=`` raises or lifts it.
+MAX_ENUMERATED = 20_000
 
 
 def cover_count(P: int, N: int) -> int:
@@ -150,6 +154,32 @@ def _unit_rows(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64] |
     if np.any(norms == 0):
         return None
     return Z / norms[:, None]
+
+
+def _refuse_huge(U: NDArray[np.float64], max_count: int | None) -> None:
+    """Stop, before any work, an enumeration whose answer may exceed ``max_count``.
+
+    P vectors spanning a space of dimension r have at most C(P, r) separable
+    labelings (Cover's bound; equality in general position), which is the size the
+    enumeration must be ready to produce.
+    """
+    if max_count is None:
+        return
+    P = U.shape[0]
+    rank = int(np.linalg.matrix_rank(U))
+    bound = cover_count(P, rank)
+    if bound > max_count:
+        raise ValueError(
+            f"these {P} patterns (rank {rank}) can have up to {bound:,} separable labelings "
+            f"(Cover's bound C({P}, {rank})), more than max_count={max_count:,}; enumerating "
+            f"them would take too long or exhaust memory. For points in general position "
+            f"the count is exactly cover_count({P}, {rank}); to enumerate anyway, pass a "
+            "larger max_count (or max_count=None)."
+        )
+
+
+def _as_max_count(value: object) -> int | None:
+    return None if value is None else as_count(value, "max_count", 1)
 
 
 def _sorted_rows(S: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -281,7 +311,9 @@ def _enumerate_bruteforce(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], di
     return np.array(found, dtype=np.int64).reshape(-1, U.shape[0]), {"lp": 2 ** U.shape[0]}
 
 
-def separable_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray[np.int64]:
+def separable_dichotomies(
+    X: ArrayLike, *, threshold: bool = False, max_count: int | None = MAX_ENUMERATED
+) -> NDArray[np.int64]:
     """Every linearly separable labeling of the patterns, one row of -1/+1 each.
 
     Exact for any finite set of points, in general position or not. The labelings
@@ -305,6 +337,10 @@ def separable_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray[n
         Patterns, one per row.
     threshold : bool, default False
         Allow a threshold (affine hyperplanes).
+    max_count : int or None, default MAX_ENUMERATED (20,000)
+        Refuse, with a ValueError and before any work, a set whose number of
+        separable labelings may exceed this (Cover's bound C(P, rank)); None lifts
+        the limit. For large sets in general position use :func:`cover_count`.
 
     Returns
     -------
@@ -320,13 +356,17 @@ def separable_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray[n
     """
     X = as_patterns(X)
     threshold = _as_flag(threshold, "threshold")
+    max_count = _as_max_count(max_count)
     U = _unit_rows(X, threshold)
     if U is None:
         return np.zeros((0, X.shape[0]), dtype=np.int64)
+    _refuse_huge(U, max_count)
     return _sorted_rows(_enumerate_incremental(U)[0])
 
 
-def count_dichotomies(X: ArrayLike, *, threshold: bool = False) -> int:
+def count_dichotomies(
+    X: ArrayLike, *, threshold: bool = False, max_count: int | None = MAX_ENUMERATED
+) -> int:
     """How many labelings of the patterns are linearly separable, exactly.
 
     Equal to ``cover_count(P, N)`` (``cover_count(P, N + 1)`` with threshold) for
@@ -339,6 +379,10 @@ def count_dichotomies(X: ArrayLike, *, threshold: bool = False) -> int:
         Patterns, one per row.
     threshold : bool, default False
         Allow a threshold (affine hyperplanes).
+    max_count : int or None, default MAX_ENUMERATED (20,000)
+        Refuse, with a ValueError and before any work, a set whose number of
+        separable labelings may exceed this (Cover's bound C(P, rank)); None lifts
+        the limit. For large sets in general position use :func:`cover_count`.
 
     Returns
     -------
@@ -354,9 +398,11 @@ def count_dichotomies(X: ArrayLike, *, threshold: bool = False) -> int:
     """
     X = as_patterns(X)
     threshold = _as_flag(threshold, "threshold")
+    max_count = _as_max_count(max_count)
     U = _unit_rows(X, threshold)
     if U is None:
         return 0
+    _refuse_huge(U, max_count)
     return int(_enumerate_incremental(U)[0].shape[0])
 
 

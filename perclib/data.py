@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_rng
+from perclib._validation import as_count, as_rng, reject_complex
 
 
 def gaussian_patterns(P: int, N: int, *, rng: object = None) -> NDArray[np.float64]:
@@ -86,6 +86,7 @@ def boolean_function(n: int, table: int | ArrayLike) -> NDArray[np.float64]:
             raise ValueError(f"function number must be in 0 .. {2**size - 1}, got {k}")
         bits = np.array([(k >> i) & 1 for i in range(size)], dtype=np.float64)
         return 2.0 * bits - 1.0
+    reject_complex(table, "table", "a truth table of 0/1 or -1/+1 values")
     values = np.asarray(table, dtype=np.float64)
     if values.shape != (size,):
         raise ValueError(f"truth table must have {size} entries for n = {n}, got shape {values.shape}")
@@ -173,6 +174,7 @@ def teacher_data(
     if teacher is None:
         u = gen.standard_normal(N)
     else:
+        reject_complex(teacher, "teacher", "a real vector")
         u = np.asarray(teacher, dtype=np.float64)
         if u.shape != (N,):
             raise ValueError(f"teacher must have shape ({N},), got {u.shape}")

@@ -23,7 +23,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import linprog
 
-from perclib._validation import as_labels, as_patterns, as_positive_float, as_weights
+from perclib._validation import (
+    as_labels,
+    as_patterns,
+    as_positive_float,
+    as_weights,
+    reject_complex,
+)
 
 # A separator counts only if its worst normalised margin exceeds this. Patterns are
 # scaled to unit norm before the LP, so the number is relative: data whose best
@@ -574,6 +580,7 @@ def direction_margins(X: ArrayLike, y: ArrayLike, angles: ArrayLike) -> NDArray[
     [0.0, 0.707107]
     """
     X, y = _plane_data(X, y)
+    reject_complex(angles, "angles", "an array of real numbers")
     phi = np.asarray(angles, dtype=np.float64)
     if phi.ndim > 1 or not np.all(np.isfinite(phi)):
         raise ValueError("angles must be a finite number or 1-D array of numbers")

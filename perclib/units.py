@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_labels, as_patterns, as_weights
+from perclib._validation import as_labels, as_patterns, as_weights, reject_complex
 
 
 def sign(z: ArrayLike, *, at_zero: int = -1) -> NDArray[np.int64]:
@@ -38,6 +38,7 @@ def sign(z: ArrayLike, *, at_zero: int = -1) -> NDArray[np.int64]:
     """
     if at_zero not in (-1, 1):
         raise ValueError(f"at_zero must be -1 or +1, got {at_zero!r}")
+    reject_complex(z, "z", "an array of real numbers")
     z = np.asarray(z, dtype=np.float64)
     if np.any(np.isnan(z)):
         raise ValueError("sign got NaN values")
@@ -122,6 +123,7 @@ def to_pm1(r: ArrayLike) -> NDArray[np.int64]:
     >>> to_pm1([0, 1, 1]).tolist()
     [-1, 1, 1]
     """
+    reject_complex(r, "r", "an array of 0/1 outputs")
     r = np.asarray(r)
     if r.ndim != 1 or r.size == 0:
         raise ValueError(f"r must be a non-empty 1-D array, got shape {r.shape}")

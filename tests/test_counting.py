@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from fractions import Fraction
 from functools import cache
 
@@ -327,3 +328,38 @@ def test_enumeration_bad_input(func):
         func("points")
     with pytest.raises(TypeError, match="threshold"):
         func([[1.0, 2.0]], threshold=None)
+
+
+@pytest.mark.parametrize(
+    ("P", "N", "threshold"), [(200, 10, False), (40, 8, False), (40, 7, True)]
+)
+@pytest.mark.parametrize("func", [separable_dichotomies, count_dichotomies])
+def test_enumeration_refuses_astronomical_sets_up_front(func, P, N, threshold):
+    X = np.random.default_rng(1).standard_normal((P, N))
+    rank = N + 1 if threshold else N
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="cover_count") as err:
+        func(X, threshold=threshold)
+    # Refused before any linear program: not a timing claim, a guard against hanging.
+    assert time.perf_counter() - started < 5.0
+    assert f"{cover_count(P, rank):,}" in str(err.value), "the message states the size"
+    assert "max_count" in str(err.value)
+
+
+def test_enumeration_limit_counts_the_rank_not_the_dimension():
+    # 30 points on a line through the origin in R^10: rank 1, only 2 labelings.
+    line = np.outer(np.arange(1.0, 31.0), np.ones(10))
+    assert count_dichotomies(line) == 2
+
+
+def test_enumeration_limit_can_be_raised_or_lifted():
+    X = np.random.default_rng(2).standard_normal((12, 3))
+    expected = cover_count(12, 3)  # 134
+    with pytest.raises(ValueError, match="max_count=100"):
+        count_dichotomies(X, max_count=100)
+    assert count_dichotomies(X, max_count=expected) == expected
+    assert len(separable_dichotomies(X, max_count=None)) == expected
+    with pytest.raises(TypeError, match="max_count"):
+        count_dichotomies(X, max_count=2.5)
+    with pytest.raises(ValueError, match="max_count"):
+        count_dichotomies(X, max_count=0)
