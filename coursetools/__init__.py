@@ -1,11 +1,13 @@
 """Instructor tools for perceptron-course.
 
+* ``python -m coursetools.roles``: write the role metadata (``hide-input``, nbval,
+  nbgrader) that the authors' cell tags ask for, in place and idempotently.
 * ``python -m coursetools.homework``: student versions of the lessons (solutions
   replaced by stubs, outputs cleared), via nbgrader's ``ClearSolutions``.
 * ``python -m coursetools.handouts``: self-contained HTML and PDF handouts with the
   maths pre-rendered offline by a local MathJax in headless Chromium.
 
-Neither command ever writes over a lesson notebook.
+Only ``roles`` writes to a lesson, and only role metadata; the generators never do.
 """
 
 from coursetools._common import CourseToolsError, lesson_notebooks, repo_root
