@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -32,6 +33,12 @@ from perclib._validation import (
 
 _FIRST_BLOCK = 32
 _MAX_BLOCK = 8192
+
+
+class _Rows(Protocol):
+    """Anything whose item ``i`` is a vector (an array's rows, or unit vectors)."""
+
+    def __getitem__(self, i: int) -> NDArray[np.float64]: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,17 +193,25 @@ def _run_epochs(
     max_epochs: int,
     gen: np.random.Generator | None,
     beta: float = 0.0,
+    *,
+    steps: _Rows | None = None,
+    orders: list[NDArray[np.int64] | None] | None = None,
 ) -> tuple[NDArray[np.float64], list[NDArray[np.int64]], bool]:
     """Epochs of "update on every y (w.x) <= beta" until a clean pass or the limit.
 
     Returns the final weights, the updated indices of each epoch, and whether the
-    last epoch was clean. ``beta = 0`` is the classical perceptron.
+    last epoch was clean. ``beta = 0`` is the classical perceptron. ``steps`` (see
+    :func:`_one_epoch`) lets the dual form reuse the loop; a list passed as ``orders``
+    receives each epoch's presentation order (None for cyclic), for trainers that need
+    to know *when* an update happened.
     """
     w = w_start.copy()
     per_epoch: list[NDArray[np.int64]] = []
     for _ in range(max_epochs):
         perm = gen.permutation(X.shape[0]) if gen is not None else None
-        w, done = _one_epoch(X, y, w, eta, perm, beta)
+        if orders is not None:
+            orders.append(perm)
+        w, done = _one_epoch(X, y, w, eta, perm, beta, steps)
         per_epoch.append(done)
         if done.size == 0:
             return w, per_epoch, True
@@ -210,8 +225,15 @@ def _one_epoch(
     eta: float,
     perm: NDArray[np.int64] | None,
     beta: float = 0.0,
+    steps: _Rows | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """One pass in the given order; returns the new weights and the updated indices."""
+    """One pass in the given order; returns the new weights and the updated indices.
+
+    The margins are ``y_i (X[i] @ w)`` and an update adds ``eta y_i steps[i]`` to ``w``
+    (``steps`` defaults to ``X``: the primal perceptron). The dual form passes the Gram
+    matrix as ``X`` and unit vectors as ``steps``, so ``w`` holds the coefficients.
+    """
+    S = X if steps is None else steps
     P = X.shape[0]
     Xo = X if perm is None else X[perm]
     yo = y if perm is None else y[perm]
@@ -225,8 +247,9 @@ def _one_epoch(
             block = min(2 * block, _MAX_BLOCK)
             continue
         j = pos + int(wrong[0])
-        w = w + (eta * yo[j]) * Xo[j]
-        done.append(j if perm is None else int(perm[j]))
+        i = j if perm is None else int(perm[j])
+        w = w + (eta * y[i]) * S[i]
+        done.append(i)
         pos = j + 1
         block = _FIRST_BLOCK  # right after a mistake, the next one is often close
     return w, np.array(done, dtype=np.int64)
