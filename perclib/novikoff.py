@@ -13,8 +13,11 @@ The proof follows two numbers after update ``k``:
   (the cross term ``2 eta y (w.x)`` is ``<= 0`` because updates happen only on mistakes).
 
 With ``w_0 = 0`` they give ``cos angle(u, w_k) >= sqrt(k) gamma / R``; a cosine is at
-most 1, hence ``k <= R^2 / gamma^2``. With a threshold, apply all of this to the
-augmented patterns ``(x, 1)`` and a unit augmented separator ``(w, -theta) / ||(w, -theta)||``.
+most 1, hence ``k <= R^2 / gamma^2``. From any start ``w_0`` the same two lines and
+``u.w_0 >= -||w_0||`` give ``k <= R^2 / gamma^2 + 2 ||w_0|| / (eta gamma)``
+(:func:`mistake_bound` with ``w0=``); the constant 2 is the best these two
+inequalities allow. With a threshold, apply all of this to the augmented patterns
+``(x, 1)`` and a unit augmented separator ``(w, -theta) / ||(w, -theta)||``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_labels, as_patterns, as_weights
+from perclib._validation import as_labels, as_patterns, as_positive_float, as_weights
 from perclib.train import PerceptronResult
 from perclib.units import augment
 
@@ -86,17 +89,51 @@ def separator_margin(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: boo
     return float(np.min(y * (Z @ _unit(u, Z.shape[1]))))
 
 
-def mistake_bound(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> float:
-    """Novikoff's bound ``R^2 / gamma^2`` on the number of updates from ``w_0 = 0``.
+def mistake_bound(
+    u: ArrayLike,
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    threshold: bool = False,
+    w0: ArrayLike | None = None,
+    eta: float = 1.0,
+    sharp: bool = False,
+) -> float:
+    """Novikoff's bound on the number of updates: ``R^2 / gamma^2`` from ``w_0 = 0``.
 
     ``R`` is :func:`radius`, ``gamma`` is :func:`separator_margin` of ``u``
     (normalised here, so any positive multiple of a separator gives the same bound).
     The tightest bound uses the maximum-margin separator.
 
+    From a start ``w0 != 0`` with learning rate ``eta`` the bound is
+    ``R^2 / gamma^2 + 2 ||w0|| / (eta gamma)``. It follows from
+    ``u.w0 + k eta gamma <= u.w_k <= ||w_k|| <= sqrt(||w0||^2 + k eta^2 R^2)``:
+    with ``b = u.w0 / (eta gamma)``, ``a = ||w0|| / (eta gamma)`` and
+    ``B = R^2 / gamma^2`` the largest ``k`` these allow is the root
+    ``k* = ((B - 2b) + sqrt((B - 2b)^2 + 4 (a^2 - b^2))) / 2``, which decreases with
+    ``b`` and equals ``B + 2a`` at ``b = -a``. ``sharp=True`` returns ``k*`` itself
+    (it uses the direction of ``w0``, not only its length).
+
+    Parameters
+    ----------
+    u : array_like, shape (N,) (``N + 1`` with a threshold)
+        A separator of the data.
+    X, y : patterns (rows) and labels -1/+1.
+    threshold : bool, default False
+        Bound for the perceptron on the augmented patterns ``(x, 1)``; ``u`` and ``w0``
+        are then augmented vectors.
+    w0 : array_like, optional
+        The start of the run (default: zero, and then ``eta`` plays no role).
+    eta : float, default 1
+        The learning rate (> 0).
+    sharp : bool, default False
+        Return the exact root ``k*`` instead of ``B + 2a``.
+
     Raises
     ------
     ValueError
-        If ``u`` does not separate the data with a positive margin (no bound then).
+        If ``u`` does not separate the data with a positive margin (no bound then),
+        ``w0`` has the wrong length or ``eta <= 0``.
 
     Examples
     --------
@@ -105,6 +142,14 @@ def mistake_bound(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: bool =
 
     The bound is a real number computed in floating point: compare counts with it
     up to rounding (here the exact value is 3, the float may be a hair below).
+    One pattern ``x = 1`` (label +1) and the start ``w0 = -4``: ``1 + 2 * 4 / eta``.
+
+    >>> mistake_bound([1.0], [[1.0]], [1], w0=[-4.0], eta=0.5)
+    17.0
+    >>> mistake_bound([1.0], [[1.0]], [1], w0=[-4.0], eta=0.5, sharp=True)
+    17.0
+    >>> mistake_bound([1.0], [[1.0]], [1], w0=[4.0], eta=0.5, sharp=True)  # already right
+    0.0
     """
     gamma = separator_margin(u, X, y, threshold=threshold)
     if gamma <= 0:
@@ -112,7 +157,21 @@ def mistake_bound(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: bool =
             f"u does not separate the data strictly (its margin is {gamma:.6g} <= 0), "
             "so Novikoff's theorem gives no bound"
         )
-    return (radius(X, threshold=threshold) / gamma) ** 2
+    if not isinstance(sharp, bool | np.bool_):
+        raise TypeError(f"sharp must be True or False, got {sharp!r}")
+    eta = as_positive_float(eta, "eta")
+    B = (radius(X, threshold=threshold) / gamma) ** 2
+    if w0 is None:
+        return B
+    dim = _homogeneous(X, threshold).shape[1]
+    w0 = as_weights(w0, dim, name="w0")
+    a = float(np.linalg.norm(w0)) / (eta * gamma)
+    if not sharp:
+        return B + 2.0 * a
+    b = float(w0 @ _unit(u, dim)) / (eta * gamma)
+    c = B - 2.0 * b
+    # a^2 - b^2 >= 0 by Cauchy-Schwarz; clip the rounding when w0 is parallel to u.
+    return (c + float(np.sqrt(c * c + 4.0 * max(a * a - b * b, 0.0)))) / 2.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,8 +220,12 @@ class NovikoffTrace:
 
     @property
     def bound(self) -> float:
-        """``R^2 / gamma^2``: the most updates a run from ``w_0 = 0`` can make."""
-        return (self.R / self.gamma) ** 2
+        """The most updates the run could make: ``R^2/gamma^2 + 2 ||w_0|| / (eta gamma)``.
+
+        From ``w_0 = 0`` (``upper[0] = ||w_0||^2 = 0``) this is Novikoff's ``R^2 / gamma^2``.
+        """
+        start = float(np.sqrt(self.upper[0])) / (self.eta * self.gamma)
+        return (self.R / self.gamma) ** 2 + 2.0 * start
 
     def holds(self, rtol: float = 1e-12) -> bool:
         """True when both inequalities of the proof and ``cos <= 1`` hold at every ``k``.

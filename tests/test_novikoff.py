@@ -136,6 +136,76 @@ def test_perceptron_respects_the_bound(seed):
     assert run.n_updates <= mistake_bound(d.teacher, d.X, d.y) * (1 + 1e-12)
 
 
+# --------------------------------------------------------------------------- bound from w0 != 0
+
+
+def test_bound_from_a_start_by_hand():
+    # x = 1 (label +1), R = gamma = 1, start w0 = -4, eta = 0.5: 1 + 2 * 4 / 0.5 = 17.
+    assert mistake_bound([1.0], [[1.0]], [1], w0=[-4.0], eta=0.5) == 17.0
+    # The plain loop makes floor(a / eta) + 1 = 9 mistakes there: w = -4, -3.5, ..., 0.5.
+    assert len(plain_loop([[1.0]], [1], eta=0.5, w0=[-4.0])) - 1 == 9
+    # Only the length of w0 enters the simple form: any direction gives the same number.
+    X, y = [[2.0, 0.0], [0.0, 1.0]], [1, 1]
+    b = 8.0 + 2 * 5 / (2.0 * (1 / math.sqrt(2)))  # ||w0|| = 5, eta = 2, gamma = 1/sqrt 2
+    for w0 in ([3.0, 4.0], [-3.0, -4.0], [0.0, -5.0]):
+        assert math.isclose(mistake_bound([1.0, 1.0], X, y, w0=w0, eta=2.0), b)
+
+
+def test_sharp_bound_is_the_root_of_the_quadratic():
+    # B = 8, gamma = 1/sqrt 2, eta = 1, u = (1, 1)/sqrt 2.
+    X, y, u = [[2.0, 0.0], [0.0, 1.0]], [1, 1], [1.0, 1.0]
+    g = 1 / math.sqrt(2)
+    for w0 in ([3.0, 4.0], [-3.0, -4.0], [1.0, -1.0], [-2.0, -2.0]):
+        a = math.hypot(*w0) / g
+        b = (w0[0] + w0[1]) / math.sqrt(2) / g
+        k = mistake_bound(u, X, y, w0=w0, sharp=True)
+        # k is a root of k^2 - (B - 2b) k - (a^2 - b^2) = 0 and lies below B + 2a.
+        assert math.isclose(k * k - (8.0 - 2 * b) * k - (a * a - b * b), 0.0, abs_tol=1e-9)
+        assert k >= 0
+        assert k <= mistake_bound(u, X, y, w0=w0) + 1e-12
+    # w0 antiparallel to u: the sharp root is exactly B + 2a.
+    anti = mistake_bound(u, X, y, w0=[-2.0, -2.0], sharp=True)
+    assert math.isclose(anti, 8.0 + 2 * math.sqrt(8.0) / g)
+
+
+def test_bound_from_zero_start_equals_novikoff():
+    X, y = np.eye(3), np.ones(3)
+    for sharp in (False, True):
+        assert math.isclose(mistake_bound(np.ones(3), X, y, w0=np.zeros(3), eta=3.0, sharp=sharp), 3.0)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_runs_from_random_starts_respect_both_bounds(seed):
+    rng = np.random.default_rng(100 + seed)
+    N = int(rng.integers(1, 8))
+    d = teacher_data(int(rng.integers(2, 40)), N, margin=float(rng.uniform(0.05, 0.5)), rng=rng)
+    eta = float(np.exp(rng.uniform(-3, 3)))
+    w0 = rng.standard_normal(N) * float(np.exp(rng.uniform(-2, 4)))
+    if seed % 2:
+        w0 = -np.linalg.norm(w0) * d.teacher  # the worst direction for the bound
+    k = len(plain_loop(d.X, d.y, eta=eta, w0=w0, max_epochs=1_000_000)) - 1
+    sharp = mistake_bound(d.teacher, d.X, d.y, w0=w0, eta=eta, sharp=True)
+    assert k <= sharp * (1 + 1e-9) + 1e-9
+    assert sharp <= mistake_bound(d.teacher, d.X, d.y, w0=w0, eta=eta) * (1 + 1e-12)
+
+
+def test_trace_bound_includes_the_start():
+    run = perceptron([[1.0]], [1], eta=0.5, w0=[-4.0])
+    tr = novikoff_trace(run, [1.0])
+    assert run.n_updates == 9
+    assert math.isclose(tr.bound, 17.0)
+
+
+def test_bound_from_a_start_rejects_bad_input():
+    X, y = [[1.0, 0.0], [0.0, 1.0]], [1, 1]
+    with pytest.raises(ValueError, match="w0"):
+        mistake_bound([1.0, 1.0], X, y, w0=[1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match="eta"):
+        mistake_bound([1.0, 1.0], X, y, w0=[1.0, 2.0], eta=0.0)
+    with pytest.raises(TypeError, match="sharp"):
+        mistake_bound([1.0, 1.0], X, y, w0=[1.0, 2.0], sharp="yes")
+
+
 # --------------------------------------------------------------------------- trace
 
 
