@@ -31,12 +31,13 @@ def test_stepper_default_data_and_range():
 def test_stepper_moves_line_ring_and_cursor():
     # Two patterns: e_1 then e_2, both +1 -> updates on pattern 0 then 1; w_1 = e_1, w_2 = (1, 1).
     X = np.array([[1.0, 0.0], [0.0, 1.0]])
-    demo = build_training_stepper(X, [1, 1], [1.0, 1.0])
+    demo = build_training_stepper(X, [1, 1], [1.0, 1.0], start=0)
     ax, bx = demo.figure.axes
-    (line,) = [ln for ln in ax.lines if ln.get_label().startswith("$w_k")]
+    (line,) = [ln for ln in ax.lines if ln.get_label().startswith("$w_k \\cdot")]
     ring = ax.collections[2]  # after the two pattern collections
-    arrow = ax.texts[0]
+    u_arrow, before, step, arrow = ax.texts  # u, w_{k-1}, the correction y x, w_k
     assert demo.controls["k"].max == 2
+    assert u_arrow.get_visible() and not before.get_visible() and not step.get_visible()
 
     assert ring.get_offsets().shape[0] == 0 and not arrow.get_visible()
     assert "undefined" in demo.status.value
@@ -48,9 +49,19 @@ def test_stepper_moves_line_ring_and_cursor():
     cursor = bx.lines[4]
     assert list(cursor.get_xdata()) == [1, 1]
 
+    # w_0 = 0: no w_{k-1} arrow; the correction y x = e_1 runs from the origin to w_1.
+    assert not before.get_visible() and step.get_visible()
+    np.testing.assert_array_equal([step.xyann, step.xy], [[0.0, 0.0], [1.0, 0.0]])
+    assert "angle to u: undefined &rarr; 45.0&deg;" in demo.status.value
+
     demo.controls["k"].value = 2
     assert _on_line(line, [1.0, 1.0])
     np.testing.assert_array_equal(np.asarray(ring.get_offsets()), [[0.0, 1.0]])
+    # The step triangle: w_1 = e_1, then y x = e_2 from its tip, w_2 = (1, 1).
+    np.testing.assert_array_equal([before.xyann, before.xy], [[0.0, 0.0], [1.0, 0.0]])
+    np.testing.assert_array_equal([step.xyann, step.xy], [[1.0, 0.0], [1.0, 1.0]])
+    np.testing.assert_array_equal([arrow.xyann, arrow.xy], [[0.0, 0.0], [1.0, 1.0]])
+    assert "angle to u: 45.0&deg; &rarr; 0.0&deg;" in demo.status.value
     # Tight example: cos = 1 at the end, and the status says so.
     assert "cos angle(u, w<sub>k</sub>) = 1.000" in demo.status.value
 
@@ -120,3 +131,23 @@ def test_blit_figure_background_is_drawn_once():
     demo.controls["k"].value = 5
     assert demo._background is background
     assert demo.n_redraws == 3
+
+
+def test_stepper_starts_on_a_real_step():
+    # The static export (handouts) shows the first frame: it must not be the empty w_0 = 0.
+    demo = build_training_stepper()
+    assert demo.controls["k"].value == 9 > 0
+    assert "update 9 was caused by pattern" in demo.status.value
+    with pytest.raises(ValueError, match="start"):
+        build_training_stepper(np.eye(2), [1, 1], [1.0, 1.0], start=3)
+
+
+def test_learning_steps_figure_angles_by_hand():
+    from perclib.widgets.convergence import learning_steps_figure
+
+    # e_1 then e_2, both +1, u = (1, 1)/sqrt 2: w_1 = e_1 (45 degrees), w_2 = (1, 1) (0 degrees).
+    fig = learning_steps_figure(np.eye(2), [1, 1], [1.0, 1.0], [1, 2])
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["update 1: angle to $u$ undefined → 45.0°", "update 2: angle to $u$ 45.0° → 0.0°"]
+    with pytest.raises(ValueError, match="ks"):
+        learning_steps_figure(np.eye(2), [1, 1], [1.0, 1.0], [3])

@@ -1,8 +1,10 @@
 """Lesson 5 widgets: the perceptron's run update by update, and mistakes against the bound.
 
-``build_training_stepper`` steps through one run: the decision line turns, the
-pattern behind update ``k`` is ringed, and a second panel shows the four lengths of
-the proof in their fixed order ``k gamma <= u.w_k <= ||w_k|| <= sqrt(k) R``.
+``build_training_stepper`` steps through one run: the learning step is drawn as
+vectors (``w_{k-1}``, the correction ``eta y x`` and ``w_k = w_{k-1} + eta y x``, next to
+the separator ``u``), the pattern behind update ``k`` is ringed, and a second panel shows
+the four lengths of the proof in their fixed order ``k gamma <= u.w_k <= ||w_k|| <= sqrt(k) R``.
+:func:`learning_steps_figure` draws a few of those steps side by side (static).
 ``build_margin_explorer`` changes the teacher's margin of a fixed cloud of points and
 shows the number of mistakes against Novikoff's bound ``R^2 / gamma^2``.
 
@@ -19,6 +21,9 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.text import Annotation
 from numpy.typing import ArrayLike, NDArray
 
 from perclib._validation import as_count, as_labels, as_patterns, as_weights
@@ -34,10 +39,8 @@ from perclib.plotting import (
     legend,
     margin_lines,
     new_figure,
-    normal_arrow,
     plot_patterns,
     setup_plane,
-    update_arrow,
     update_line,
     update_margin_lines,
     update_patterns,
@@ -53,6 +56,102 @@ def _plane_limits(X: NDArray[np.float64]) -> tuple[float, float, float, float]:
     """A square box around the origin and every pattern, with some room."""
     half = 1.12 * float(np.max(np.abs(X[:, :2]))) + 0.1
     return (-half, half, -half, half)
+
+
+def _vector_limits(X: NDArray[np.float64], W: NDArray[np.float64]) -> tuple[float, float, float, float]:
+    """A square box around the origin, the patterns and every weight vector of a run."""
+    return _plane_limits(np.vstack([X[:, :2], W[:, :2]]))
+
+
+def _vector(ax: Axes, color: str, label: str, lw: float = 2.0) -> Annotation:
+    """An arrow artist (hidden until :func:`_set_vector` places it)."""
+    arrow = ax.annotate(
+        "", xy=(0, 0), xytext=(0, 0), zorder=4,
+        arrowprops={"arrowstyle": "-|>", "color": color, "lw": lw, "shrinkA": 0, "shrinkB": 0},
+    )
+    arrow.set_visible(False)
+    ax.plot([], [], color=color, lw=lw, label=label)  # legend entry (arrows have none)
+    return arrow
+
+
+def _set_vector(arrow: Annotation, tail: ArrayLike, head: ArrayLike) -> None:
+    """Draw ``arrow`` from ``tail`` to ``head`` (hidden when they coincide)."""
+    tail, head = np.asarray(tail, dtype=float)[:2], np.asarray(head, dtype=float)[:2]
+    arrow.set_visible(bool(np.any(tail != head)))
+    arrow.xy = tuple(head)
+    arrow.set_position(tuple(tail))
+
+
+def _angle(w: NDArray[np.float64], u: NDArray[np.float64]) -> float:
+    """Angle between ``w`` and the unit vector ``u`` in degrees (NaN for ``w = 0``)."""
+    norm = float(np.linalg.norm(w))
+    return float("nan") if norm == 0 else float(np.degrees(np.arccos(np.clip(w @ u / norm, -1, 1))))
+
+
+def _step_artists(ax: Axes, u: NDArray[np.float64], length: float) -> list[Annotation]:
+    """The separator ``u`` (fixed) and the three moving arrows of one learning step."""
+    _set_vector(_vector(ax, ACCENT_COLOR, "separator $u$ (unit)", lw=1.6), [0, 0], length * u)
+    return [
+        _vector(ax, MARGIN_COLOR, "$w_{k-1}$", lw=1.6),
+        _vector(ax, HIGHLIGHT_COLOR, "$\\eta\\, y\\, x$ (the correction)", lw=1.8),
+        _vector(ax, NORMAL_COLOR, "$w_k = w_{k-1} + \\eta\\, y\\, x$", lw=2.2),
+    ]
+
+
+def _set_step(arrows: list[Annotation], w_prev: NDArray[np.float64], w: NDArray[np.float64]) -> None:
+    before, step, after = arrows
+    _set_vector(before, [0, 0], w_prev)
+    _set_vector(step, w_prev, w)
+    _set_vector(after, [0, 0], w)
+
+
+def learning_steps_figure(
+    X: ArrayLike, y: ArrayLike, u: ArrayLike, ks: ArrayLike, *, eta: float = 1.0
+) -> Figure:
+    """Updates ``ks`` of a perceptron run (from ``w = 0``) drawn as vectors, one panel each.
+
+    Each panel shows the patterns, the separator ``u`` (arrow and dashed line), the
+    ringed pattern ``x`` behind update ``k``, ``w_{k-1}``, the correction ``eta y x`` drawn
+    from the tip of ``w_{k-1}``, the new ``w_k`` and its decision line; the title gives
+    the angles of ``w_{k-1}`` and ``w_k`` to ``u``.
+
+    Examples
+    --------
+    >>> fig = learning_steps_figure([[1.0, 0.0], [0.0, 1.0]], [1, 1], [1.0, 1.0], [2])
+    >>> fig.axes[0].get_title()
+    'update 2: angle to $u$ 45.0° → 0.0°'
+    """
+    X = as_patterns(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"the steps are drawn in the plane: X must have 2 columns, got {X.shape[1]}")
+    y = as_labels(y, X.shape[0])
+    u = as_weights(u, 2, name="u")
+    run = perceptron(X, y, eta=eta)
+    trace = novikoff_trace(run, u)  # checks that u separates the data
+    ks = np.atleast_1d(np.asarray(ks))
+    if ks.ndim != 1 or ks.size == 0 or not np.issubdtype(ks.dtype, np.integer):
+        raise ValueError("ks must be a non-empty list of update numbers (integers)")
+    if np.any(ks < 1) or np.any(ks > run.n_updates):
+        raise ValueError(f"ks must lie in 1 .. {run.n_updates} (the updates of this run)")
+    W = run.weights
+    fig, axes = new_figure(len(ks), width=3.3, height=3.6)
+    # Zoom on the vectors drawn (and the ringed patterns): patterns further out are cut.
+    shown = np.vstack([W[ks - 1], W[ks], X[run.indices[ks - 1]]])
+    limits = _plane_limits(1.15 * shown)
+    for ax, k in zip(axes, ks.tolist(), strict=True):
+        setup_plane(ax, limits)
+        plot_patterns(ax, X, y)
+        decision_line(ax, trace.u, color=ACCENT_COLOR, lw=1.0, ls="--")
+        decision_line(ax, W[k], lw=1.2)
+        i = int(run.indices[k - 1])
+        ax.scatter(*X[i], s=170, facecolors="none", edgecolors=HIGHLIGHT_COLOR, linewidths=2.0, zorder=5)
+        _set_step(_step_artists(ax, trace.u, 0.8 * limits[1]), W[k - 1], W[k])
+        before, after = _angle(W[k - 1], trace.u), _angle(W[k], trace.u)
+        first = "undefined" if np.isnan(before) else f"{before:.1f}°"
+        ax.set_title(f"update {k}: angle to $u$ {first} → {after:.1f}°", fontsize=9)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8)
+    return fig
 
 
 def stepper_data(seed: int = 20) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
@@ -74,8 +173,14 @@ def build_training_stepper(
     X: ArrayLike | None = None,
     y: ArrayLike | None = None,
     u: ArrayLike | None = None,
+    *,
+    start: int | None = None,
 ) -> SliderFigure:
     """Step through a perceptron run (from ``w = 0``, ``eta = 1``) one update at a time.
+
+    Left: the learning step as vectors, ``w_{k-1}``, the correction ``y x`` drawn from
+    its tip and ``w_k``, next to the separator ``u``; the decision line of ``w_k``; the
+    pattern behind update ``k`` ringed. Right: the four lengths of the proof.
 
     Parameters
     ----------
@@ -85,6 +190,9 @@ def build_training_stepper(
         Labels -1/+1; required when ``X`` is given.
     u : array_like, shape (2,), optional
         A separator of the data used for the bounds (normalised); required with ``X``.
+    start : int, optional
+        The update shown first (and in static exports); default half-way through
+        the run, a real step rather than the empty start ``w_0 = 0``.
 
     Returns
     -------
@@ -100,8 +208,8 @@ def build_training_stepper(
     Examples
     --------
     >>> demo = build_training_stepper()
-    >>> demo.controls["k"].max
-    19
+    >>> demo.controls["k"].max, demo.controls["k"].value
+    (19, 9)
     """
     if X is None:
         if y is not None or u is not None:
@@ -119,20 +227,25 @@ def build_training_stepper(
         raise ValueError("the perceptron did not converge on these data: are they separable?")
     trace = novikoff_trace(run, u)  # checks that u separates the data
     W, n = run.weights, run.n_updates
+    start = min(n, max(1, n // 2)) if start is None else as_count(start, "start", 0)
+    if start > n:
+        raise ValueError(f"start must lie in 0 .. {n} (the updates of this run), got {start}")
     norms = np.sqrt(trace.norm2)
     ks = np.linspace(0.0, max(n, 1), 200)
 
     fig, (ax, bx) = new_figure(2, width=4.3, height=3.9)
-    setup_plane(ax, _plane_limits(X))
+    limits = _vector_limits(X, W)
+    setup_plane(ax, limits)
     plot_patterns(ax, X, y)
-    decision_line(ax, trace.u, color=MARGIN_COLOR, lw=1.2, ls="--", label="separator $u$")
+    decision_line(ax, trace.u, color=ACCENT_COLOR, lw=1.0, ls="--")
     line = decision_line(ax, W[0], label="$w_k \\cdot x = 0$")
-    arrow = normal_arrow(ax, W[0], length=0.35 * (ax.get_xlim()[1] - ax.get_xlim()[0]) / 2)
+    arrows = _step_artists(ax, trace.u, 0.8 * limits[1])
     ring = ax.scatter(
         [], [], s=190, facecolors="none", edgecolors=HIGHLIGHT_COLOR, linewidths=2.2, zorder=5,
         label="pattern of update $k$",
     )
-    legend(ax, fontsize=7)
+    # Below the plane: inside it the legend would hide patterns and arrows.
+    legend(ax, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     ax.set_title("the ring marks the pattern behind update $k$", fontsize=9)
 
     bx.plot(ks, np.sqrt(ks) * trace.R, color=ACCENT_COLOR, lw=1.6, label="$\\sqrt{k}\\,R$ (upper bound)")
@@ -153,7 +266,7 @@ def build_training_stepper(
         k = int(values["k"])
         w = W[k]
         update_line(line, w)
-        update_arrow(arrow, w, length=0.35 * (ax.get_xlim()[1] - ax.get_xlim()[0]) / 2)
+        _set_step(arrows, W[max(k - 1, 0)], w)
         # Changing text goes to the HTML status line: re-rendering figure text is slow.
         if k == 0:
             ring.set_offsets(np.empty((0, 2)))
@@ -161,7 +274,12 @@ def build_training_stepper(
         else:
             i = int(run.indices[k - 1])
             ring.set_offsets(X[i : i + 1])
-            what = f"update {k} was caused by pattern {i} (y = {y[i]:+.0f})"
+            before = _angle(W[k - 1], trace.u)
+            first = "undefined" if np.isnan(before) else f"{before:.1f}&deg;"
+            what = (
+                f"update {k} was caused by pattern {i} (y = {y[i]:+.0f}); "
+                f"angle to u: {first} &rarr; {_angle(w, trace.u):.1f}&deg;"
+            )
         cursor.set_xdata([k, k])
         dots.set_data([k, k], [trace.overlap[k], norms[k]])
         cos = "undefined (w = 0)" if np.isnan(trace.cos[k]) else f"{trace.cos[k]:.3f}"
@@ -173,10 +291,10 @@ def build_training_stepper(
         )
 
     slider = widgets.IntSlider(
-        value=0, min=0, max=n, step=1, description="update k", style=_STYLE, layout=_LAYOUT,
+        value=start, min=0, max=n, step=1, description="update k", style=_STYLE, layout=_LAYOUT,
         continuous_update=True,
     )
-    moving = [line, arrow, ring, cursor, dots]
+    moving = [line, *arrows, ring, cursor, dots]
     return SliderFigure(fig, {"k": slider}, redraw, moving=moving)
 
 
