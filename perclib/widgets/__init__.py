@@ -1,7 +1,11 @@
 """Slider-driven figures for the lessons; each builder returns a SliderFigure."""
 
 from perclib.widgets.base import SliderFigure
-from perclib.widgets.convergence import build_margin_explorer, build_training_stepper
+from perclib.widgets.convergence import (
+    build_margin_explorer,
+    build_training_stepper,
+    learning_steps_figure,
+)
 from perclib.widgets.counting import build_capacity_curve, build_dichotomy_explorer
 from perclib.widgets.general_position import build_point_mover, collinear_triples
 from perclib.widgets.margins import build_margin_family, build_margin_training
@@ -21,7 +25,7 @@ __all__ = [
     # lesson 4
     "build_capacity_curve", "build_dichotomy_explorer",
     # lesson 5
-    "build_margin_explorer", "build_training_stepper",
+    "build_margin_explorer", "build_training_stepper", "learning_steps_figure",
     # lesson 6
     "build_margin_family", "build_margin_training",
 ]
