@@ -1,0 +1,192 @@
+"""Real nbgrader, end to end, on every lesson (and on a small fixture lesson).
+
+For each lesson: a throwaway nbgrader course directory in ``tmp_path`` (its own
+``nbgrader_config.py``, ``CourseDirectory.root``), the lesson copied to
+``source/<assignment>/``, then nbgrader's own command line in a subprocess of this
+Python (so the kernel is this environment's ``python3``), with nbgrader's DEFAULT
+settings (no ``enforce_metadata=False``):
+
+1. ``nbgrader generate_assignment``: the release must hold no line of any solution
+   region and no hidden test (lines that also occur outside the regions, such as
+   ``import numpy as np``, do not count as solution text), and no marker;
+2. ``nbgrader autograde`` of two submissions in one call: ``stub`` submits the release
+   untouched, ``solved`` submits the lesson itself. Read from nbgrader's gradebook:
+   ``stub`` scores 0 of the autograded total, ``solved`` scores the full autograded
+   total, the total is > 0, and the written answers are the manually graded points.
+
+Totals are printed (``pytest -s``) and summarised at the end of the session.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fixtures")]
+
+import fixture_lessons  # noqa: E402
+
+from coursetools import lesson_notebooks  # noqa: E402
+from coursetools.homework import find_regions  # noqa: E402
+
+LESSONS = lesson_notebooks(ROOT / "notebooks")
+FIXTURE = "fixture"
+TIMEOUT = 900  # seconds for one nbgrader command
+SUMMARY: list[str] = []
+
+CONFIG = """\
+c = get_config()  # noqa: F821
+c.CourseDirectory.root = {root!r}
+c.CourseDirectory.course_id = "perceptron-course"
+# The lessons import perclib; run them in this environment's kernel.
+c.ExecutePreprocessor.kernel_name = "python3"
+c.ExecutePreprocessor.timeout = 600
+"""
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run nbgrader's command line in ``course`` with this interpreter; fail loudly."""
+    # nbgrader runs the ``alembic`` script of its environment: put it on PATH, as an
+    # activated virtual environment would.
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PYTHONPATH": str(ROOT),
+           "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "nbgrader", *args],
+        cwd=course, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+    )
+    assert proc.returncode == 0, (
+        f"nbgrader {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    )
+    return proc
+
+
+def secret_lines(nb) -> tuple[set[str], set[str]]:
+    """(solution lines, hidden-test lines): stripped lines found only inside regions."""
+    regions = find_regions(nb)
+    in_region = {(r.cell_index, n) for r in regions for n in range(r.begin_line, r.end_line + 1)}
+    outside = {
+        line.strip()
+        for i, cell in enumerate(nb.cells)
+        for n, line in enumerate(cell.source.split("\n"), start=1)
+        if (i, n) not in in_region
+    }
+    found: dict[str, set[str]] = {"solution": set(), "hidden tests": set()}
+    for r in regions:
+        found[r.kind] |= {line.strip() for line in r.lines if line.strip()}
+    # A written answer's worked solution is solution text too (its whole cell).
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "markdown" and meta.get("solution"):
+            found["solution"] |= {line.strip() for line in cell.source.split("\n") if line.strip()}
+    return found["solution"] - outside, found["hidden tests"] - outside
+
+
+def manual_points(nb) -> float:
+    return sum(
+        c.metadata["nbgrader"].get("points", 0) for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "markdown"
+    )
+
+
+def auto_points(nb) -> float:
+    return sum(
+        c.metadata["nbgrader"].get("points", 0) for c in nb.cells
+        if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code"
+    )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def print_totals(request):
+    """After the module: the per-lesson totals, shown even without ``-s``."""
+    yield
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter and capture and SUMMARY:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line("")
+            reporter.write_line("nbgrader totals per lesson:")
+            for line in SUMMARY:
+                reporter.write_line("  " + line)
+
+
+@pytest.fixture(params=[FIXTURE, *LESSONS], ids=[FIXTURE, *(p.name for p in LESSONS)])
+def lesson(request, tmp_path) -> Path:
+    """A snapshot of the lesson (lessons may change while the tests run)."""
+    target = tmp_path / "snapshot"
+    target.mkdir()
+    if request.param == FIXTURE:
+        return fixture_lessons.write(fixture_lessons.tiny_lesson(), target / "01_fixture.ipynb")
+    shutil.copyfile(request.param, target / request.param.name)
+    return target / request.param.name
+
+
+def test_generate_and_autograde(lesson: Path, tmp_path: Path) -> None:
+    source_nb = nbformat.read(lesson, as_version=4)
+    course = tmp_path / "course"
+    assignment = lesson.stem.replace("_", "-")
+    (course / "source" / assignment).mkdir(parents=True)
+    (course / "nbgrader_config.py").write_text(CONFIG.format(root=str(course)))
+    shutil.copyfile(lesson, course / "source" / assignment / lesson.name)
+
+    # 1. release with nbgrader's defaults
+    nbgrader(course, "generate_assignment", assignment, "--force")
+    released = course / "release" / assignment / lesson.name
+    assert released.is_file()
+    release_nb = nbformat.read(released, as_version=4)
+    text_lines = {line.strip() for c in release_nb.cells for line in c.source.split("\n")}
+    solution, hidden = secret_lines(source_nb)
+    assert solution, "the lesson has no solution text: nothing to grade"
+    assert not solution & text_lines, f"solution lines in the release: {sorted(solution & text_lines)}"
+    assert not hidden & text_lines, f"hidden tests in the release: {sorted(hidden & text_lines)}"
+    release_text = "\n".join(text_lines)
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        assert marker not in release_text, f"{marker!r} left in the release"
+    assert all(not c.get("outputs") for c in release_nb.cells if c.cell_type == "code")
+
+    # 2. two submissions, autograded in one call
+    for student, origin in (("stub", released), ("solved", lesson)):
+        folder = course / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        shutil.copyfile(origin, folder / lesson.name)
+    nbgrader(course, "autograde", assignment, "--force")
+
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        scores = {
+            s: gb.find_submission(assignment, s) for s in ("stub", "solved")
+        }
+        stub, solved = scores["stub"], scores["solved"]
+        result = {
+            "auto_total": solved.max_code_score,
+            "manual_total": solved.max_written_score,
+            "stub_auto": stub.code_score,
+            "solved_auto": solved.code_score,
+            "failed_in_solved": [
+                g.name for g in gb.find_submission_notebook(lesson.stem, assignment, "solved").grades
+                if g.cell_type == "code" and g.auto_score != g.max_score
+            ],
+        }
+    line = (
+        f"{lesson.name}: autograded {result['solved_auto']:g}/{result['auto_total']:g} "
+        f"with solutions, {result['stub_auto']:g}/{result['auto_total']:g} untouched; "
+        f"{result['manual_total']:g} manual (written) points"
+    )
+    print(line)
+    SUMMARY.append(line)
+    assert result["auto_total"] > 0
+    assert result["auto_total"] == auto_points(source_nb)
+    assert result["manual_total"] == manual_points(source_nb)
+    assert result["stub_auto"] == 0, "the untouched release must score 0"
+    assert result["solved_auto"] == result["auto_total"], (
+        f"the lesson's solutions must get full marks; failed: {result['failed_in_solved']}"
+    )
+
