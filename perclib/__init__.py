@@ -46,14 +46,21 @@ from perclib.geometry import (
     pattern_margins,
     separating_weights,
 )
+from perclib.kernels import gram_matrix, polynomial_features
 from perclib.novikoff import NovikoffTrace, mistake_bound, novikoff_trace, radius, separator_margin
 from perclib.train import (
+    AveragedResult,
+    KernelPerceptronResult,
     LargeMarginResult,
     PerceptronResult,
+    PocketResult,
     adatron,
+    averaged_perceptron,
+    kernel_perceptron,
     margin_perceptron,
     minover,
     perceptron,
+    pocket,
 )
 from perclib.units import (
     augment,
@@ -78,6 +85,11 @@ __all__ = [
     # train: the perceptron and large-margin variants, with traces
     "LargeMarginResult", "PerceptronResult", "adatron", "margin_perceptron", "minover",
     "perceptron",
+    # train: non-separable data and the dual form (lesson 7)
+    "AveragedResult", "KernelPerceptronResult", "PocketResult", "averaged_perceptron",
+    "kernel_perceptron", "pocket",
+    # kernels: Gram matrices and the polynomial feature map
+    "gram_matrix", "polynomial_features",
     # novikoff: the convergence proof's quantities
     "NovikoffTrace", "mistake_bound", "novikoff_trace", "radius", "separator_margin",
     # geometry: separability, general position, margins

@@ -1,5 +1,7 @@
 """Training algorithms, each returning a full trace of what it did."""
 
+from perclib.train.averaged import AveragedResult, averaged_perceptron
+from perclib.train.kernel_perceptron import KernelPerceptronResult, kernel_perceptron
 from perclib.train.large_margin import (
     LargeMarginResult,
     adatron,
@@ -7,12 +9,19 @@ from perclib.train.large_margin import (
     minover,
 )
 from perclib.train.perceptron import PerceptronResult, perceptron
+from perclib.train.pocket import PocketResult, pocket
 
 __all__ = [
+    "AveragedResult",
+    "KernelPerceptronResult",
     "LargeMarginResult",
     "PerceptronResult",
+    "PocketResult",
     "adatron",
+    "averaged_perceptron",
+    "kernel_perceptron",
     "margin_perceptron",
     "minover",
     "perceptron",
+    "pocket",
 ]

@@ -147,8 +147,22 @@ def perceptron(
     >>> res.converged, res.n_updates, res.w.tolist()
     (True, 2, [1.0, 1.0])
     """
+    return _perceptron_run(X, y, eta, w0, max_epochs, order, rng)
+
+
+def _perceptron_run(
+    X: ArrayLike,
+    y: ArrayLike,
+    eta: object,
+    w0: ArrayLike | None,
+    max_epochs: object,
+    order: object,
+    rng: object,
+    orders: list[NDArray[np.int64] | None] | None = None,
+) -> PerceptronResult:
+    """:func:`perceptron`, optionally recording each epoch's order (see :func:`_run_epochs`)."""
     X, y, eta, w_start, max_epochs, gen = _training_inputs(X, y, eta, w0, max_epochs, order, rng)
-    w, per_epoch, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen)
+    w, per_epoch, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, orders=orders)
     return PerceptronResult(
         w=w,
         converged=converged,
@@ -196,6 +210,7 @@ def _run_epochs(
     *,
     steps: _Rows | None = None,
     orders: list[NDArray[np.int64] | None] | None = None,
+    first_block: int = _FIRST_BLOCK,
 ) -> tuple[NDArray[np.float64], list[NDArray[np.int64]], bool]:
     """Epochs of "update on every y (w.x) <= beta" until a clean pass or the limit.
 
@@ -203,7 +218,7 @@ def _run_epochs(
     last epoch was clean. ``beta = 0`` is the classical perceptron. ``steps`` (see
     :func:`_one_epoch`) lets the dual form reuse the loop; a list passed as ``orders``
     receives each epoch's presentation order (None for cyclic), for trainers that need
-    to know *when* an update happened.
+    to know *when* an update happened. ``first_block``: see :func:`_one_epoch`.
     """
     w = w_start.copy()
     per_epoch: list[NDArray[np.int64]] = []
@@ -211,7 +226,7 @@ def _run_epochs(
         perm = gen.permutation(X.shape[0]) if gen is not None else None
         if orders is not None:
             orders.append(perm)
-        w, done = _one_epoch(X, y, w, eta, perm, beta, steps)
+        w, done = _one_epoch(X, y, w, eta, perm, beta, steps, first_block)
         per_epoch.append(done)
         if done.size == 0:
             return w, per_epoch, True
@@ -226,19 +241,22 @@ def _one_epoch(
     perm: NDArray[np.int64] | None,
     beta: float = 0.0,
     steps: _Rows | None = None,
+    first_block: int = _FIRST_BLOCK,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """One pass in the given order; returns the new weights and the updated indices.
 
     The margins are ``y_i (X[i] @ w)`` and an update adds ``eta y_i steps[i]`` to ``w``
     (``steps`` defaults to ``X``: the primal perceptron). The dual form passes the Gram
     matrix as ``X`` and unit vectors as ``steps``, so ``w`` holds the coefficients.
+    ``first_block`` rows are searched right after a mistake (the rows computed past the
+    next mistake are wasted, which matters when rows are long, as Gram-matrix rows are).
     """
     S = X if steps is None else steps
     P = X.shape[0]
     Xo = X if perm is None else X[perm]
     yo = y if perm is None else y[perm]
     done: list[int] = []
-    pos, block = 0, _FIRST_BLOCK
+    pos, block = 0, first_block
     while pos < P:
         stop = min(pos + block, P)
         wrong = np.flatnonzero(yo[pos:stop] * (Xo[pos:stop] @ w) <= beta)
@@ -251,5 +269,5 @@ def _one_epoch(
         w = w + (eta * y[i]) * S[i]
         done.append(i)
         pos = j + 1
-        block = _FIRST_BLOCK  # right after a mistake, the next one is often close
+        block = first_block  # right after a mistake, the next one is often close
     return w, np.array(done, dtype=np.int64)

@@ -1,0 +1,166 @@
+"""Kernels, Gram matrices, and the explicit feature map of the polynomial kernel.
+
+A kernel ``k(a, b)`` is a dot product ``phi(a) . phi(b)`` in some feature space,
+computed without building ``phi``. The names follow scikit-learn:
+
+* ``"linear"``: ``a . b``;
+* ``"poly"``: ``(gamma a . b + coef0) ** degree``;
+* ``"rbf"``: ``exp(-gamma ||a - b||^2)`` (the Gaussian kernel, width
+  ``sigma = 1 / sqrt(2 gamma)``).
+
+For the polynomial kernel :func:`polynomial_features` builds ``phi`` itself (one
+column per monomial), so a lesson can check that the perceptron in dual form and
+the perceptron on the explicit features are the same algorithm.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perclib._validation import as_count, as_patterns, as_positive_float
+from perclib.geometry import _as_real
+
+#: A user kernel: ``k(A, B)`` returns the ``(len(A), len(B))`` matrix of ``k(a_i, b_j)``.
+KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
+
+KERNELS = ("linear", "poly", "rbf")
+_MAX_FEATURES = 100_000
+
+
+def _pair(A: ArrayLike, B: ArrayLike | None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    A = as_patterns(A, "A")
+    B = A if B is None else as_patterns(B, "B")
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(
+            f"A and B must have the same number of columns, got {A.shape[1]} and {B.shape[1]}"
+        )
+    return A, B
+
+
+def gram_matrix(
+    A: ArrayLike,
+    B: ArrayLike | None = None,
+    *,
+    kernel: str | KernelFunction = "linear",
+    degree: int = 2,
+    coef0: float = 1.0,
+    gamma: float = 1.0,
+) -> NDArray[np.float64]:
+    """The matrix ``G[i, j] = k(A[i], B[j])`` (``B = A`` when omitted).
+
+    Parameters
+    ----------
+    A : array_like, shape (P, N)
+    B : array_like, shape (Q, N), optional
+    kernel : {"linear", "poly", "rbf"} or callable
+        A callable gets the two validated arrays and must return a finite
+        ``(P, Q)`` matrix.
+    degree : int, default 2
+        Degree of the polynomial kernel (>= 1).
+    coef0 : float, default 1
+        Constant of the polynomial kernel.
+    gamma : float, default 1
+        Scale of the polynomial kernel, inverse squared width (times 1/2) of the
+        Gaussian one; > 0.
+
+    Returns
+    -------
+    ndarray, shape (P, Q)
+
+    Examples
+    --------
+    >>> gram_matrix([[1.0, 2.0]], [[3.0, 4.0]], kernel="poly", degree=2).tolist()
+    [[144.0]]
+    >>> round(float(gram_matrix([[0.0, 0.0]], [[1.0, 1.0]], kernel="rbf", gamma=0.5)[0, 0]), 6)
+    0.367879
+    """
+    A, B = _pair(A, B)
+    if callable(kernel):
+        G = np.asarray(kernel(A, B), dtype=np.float64)
+        if G.shape != (A.shape[0], B.shape[0]):
+            raise ValueError(
+                f"the kernel callable must return shape {(A.shape[0], B.shape[0])}, got {G.shape}"
+            )
+        if not np.all(np.isfinite(G)):
+            raise ValueError("the kernel callable returned NaN or infinite values")
+        return G
+    if kernel == "linear":
+        return A @ B.T
+    if kernel == "poly":
+        degree = as_count(degree, "degree", 1)
+        gamma = as_positive_float(gamma, "gamma")
+        return (gamma * (A @ B.T) + _as_real(coef0, "coef0")) ** degree
+    if kernel == "rbf":
+        gamma = as_positive_float(gamma, "gamma")
+        sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * (A @ B.T)
+        # Rounding can make a squared distance slightly negative; it is >= 0.
+        return np.exp(-gamma * np.maximum(sq, 0.0))
+    raise ValueError(f"kernel must be one of {KERNELS} or a callable, got {kernel!r}")
+
+
+def polynomial_features(
+    X: ArrayLike, *, degree: int = 2, coef0: float = 1.0, gamma: float = 1.0
+) -> NDArray[np.float64]:
+    """The explicit feature map of the polynomial kernel.
+
+    Returns ``Phi`` with ``Phi[i] . Phi[j] == (gamma X[i].X[j] + coef0) ** degree``
+    (up to rounding). By the multinomial theorem the kernel is a sum over exponents
+    ``k_0 + k_1 + ... + k_N = degree`` of ``degree! / (k_0! ... k_N!) coef0^k_0
+    prod_i (gamma x_i z_i)^k_i``, so each such term is one feature
+    ``sqrt(multinomial coef0^k_0 gamma^(degree - k_0)) prod_i x_i^k_i``.
+    There are ``binom(N + degree, degree)`` features when ``coef0 > 0`` (only the
+    ``binom(N + degree - 1, degree)`` monomials of degree exactly ``degree`` when
+    ``coef0 = 0``), in the order of :func:`itertools.combinations_with_replacement`.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+    degree : int, default 2
+        >= 1.
+    coef0 : float, default 1
+        >= 0 (a negative constant has no real feature map).
+    gamma : float, default 1
+        > 0.
+
+    Returns
+    -------
+    ndarray, shape (P, number of features)
+
+    Examples
+    --------
+    >>> Phi = polynomial_features([[1.0, 2.0], [3.0, 4.0]], degree=2)
+    >>> Phi.shape, bool(np.isclose(Phi[0] @ Phi[1], (1 * 3 + 2 * 4 + 1) ** 2))
+    ((2, 6), True)
+    """
+    X = as_patterns(X)
+    degree = as_count(degree, "degree", 1)
+    gamma = as_positive_float(gamma, "gamma")
+    coef0 = _as_real(coef0, "coef0")
+    if coef0 < 0:
+        raise ValueError(f"coef0 must be >= 0 for a real feature map, got {coef0}")
+    P, N = X.shape
+    # Variable 0 stands for the constant (sqrt(coef0)); 1..N for the inputs.
+    count = math.comb(N + degree, degree)
+    if count > _MAX_FEATURES:
+        raise ValueError(
+            f"degree {degree} in {N} dimensions has {count} features (limit {_MAX_FEATURES}); "
+            "use the kernel instead"
+        )
+    Z = np.column_stack([np.ones(P), X])
+    columns, scales = [], []
+    for combo in itertools.combinations_with_replacement(range(N + 1), degree):
+        powers = np.bincount(combo, minlength=N + 1)
+        k0 = int(powers[0])
+        if coef0 == 0 and k0 > 0:
+            continue
+        multinomial = math.factorial(degree)
+        for k in powers:
+            multinomial //= math.factorial(int(k))
+        scales.append(math.sqrt(multinomial * coef0**k0 * gamma ** (degree - k0)))
+        columns.append(np.prod(Z[:, list(combo)], axis=1))
+    return np.column_stack(columns) * np.array(scales)

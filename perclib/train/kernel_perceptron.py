@@ -1,0 +1,163 @@
+"""The perceptron in dual form: it touches the patterns only through a kernel.
+
+From ``w = 0`` every update adds ``y_i phi(x_i)``, so the weights are always
+``w = sum_mu alpha_mu y_mu phi(x_mu)`` with ``alpha_mu`` the number of mistakes made
+on pattern ``mu``. Then ``w . phi(x) = sum_mu alpha_mu y_mu k(x_mu, x)``: the run can
+be carried out on the coefficients ``c = alpha * y`` and the Gram matrix alone.
+
+It reuses the primal perceptron's epoch loop and vectorised mistake search: a block
+of Gram-matrix rows times ``c`` gives the margins of a block of upcoming patterns,
+and an update adds ``y_i`` to ``c_i``. Same mistakes in the same order as the
+primal perceptron run on ``phi(x)`` (up to rounding in exact ties).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from perclib._validation import as_count, as_labels, as_patterns
+from perclib.kernels import KernelFunction, gram_matrix
+from perclib.train.perceptron import _run_epochs
+
+# Gram-matrix rows are P long: search fewer of them right after a mistake than the
+# primal perceptron does (measured in benchmarks/bench_kernel_perceptron.py).
+_FIRST_BLOCK = 8
+
+
+class _UnitRows:
+    """Row ``i`` of the P x P identity, built on demand (the matrix is never stored)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def __getitem__(self, i: int) -> NDArray[np.float64]:
+        row = np.zeros(self.size)
+        row[i] = 1.0
+        return row
+
+
+@dataclass(frozen=True, eq=False)
+class KernelPerceptronResult:
+    """What a kernel perceptron run did.
+
+    Attributes
+    ----------
+    alpha : ndarray of int, shape (P,)
+        Mistakes made on each pattern (the dual coefficients).
+    converged : bool
+        True when the last epoch made no mistake.
+    epochs : int
+        Epochs run, the final clean one included.
+    indices : ndarray of int, shape (n_updates,)
+        The pattern behind each update, in order.
+    mistakes_per_epoch : ndarray of int, shape (epochs,)
+    kernel : str or callable
+    params : dict
+        ``degree``, ``coef0`` and ``gamma`` as passed to :func:`perclib.gram_matrix`.
+    """
+
+    alpha: NDArray[np.int64]
+    converged: bool
+    epochs: int
+    indices: NDArray[np.int64]
+    mistakes_per_epoch: NDArray[np.int64]
+    kernel: str | KernelFunction
+    params: dict[str, float]
+    _X: NDArray[np.float64] = field(repr=False)
+    _y: NDArray[np.float64] = field(repr=False)
+
+    @property
+    def n_updates(self) -> int:
+        """Number of updates (mistakes) made in the whole run."""
+        return int(self.indices.size)
+
+    @property
+    def support(self) -> NDArray[np.int64]:
+        """The patterns the weights are built from (at least one mistake)."""
+        return np.flatnonzero(self.alpha > 0).astype(np.int64)
+
+    def decision_function(self, Z: ArrayLike) -> NDArray[np.float64]:
+        """``w . phi(z) = sum_mu alpha_mu y_mu k(x_mu, z)`` for every row ``z`` of ``Z``.
+
+        Only the support patterns enter the sum.
+        """
+        s = self.support
+        K = gram_matrix(Z, self._X[s], kernel=self.kernel, **self.params)
+        return K @ (self.alpha[s] * self._y[s])
+
+    def __repr__(self) -> str:
+        state = "converged" if self.converged else "did NOT converge"
+        name = self.kernel if isinstance(self.kernel, str) else "callable"
+        return (
+            f"KernelPerceptronResult({name} kernel, {state} after {self.epochs} epoch(s), "
+            f"{self.n_updates} update(s), {self.support.size} support pattern(s))"
+        )
+
+
+def kernel_perceptron(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    kernel: str | KernelFunction = "linear",
+    degree: int = 2,
+    coef0: float = 1.0,
+    gamma: float = 1.0,
+    max_epochs: int = 1000,
+) -> KernelPerceptronResult:
+    """The perceptron in dual form, from ``w = 0``, patterns in cyclic order.
+
+    A mistake is ``y_i sum_mu alpha_mu y_mu k(x_mu, x_i) <= 0``; it adds one to
+    ``alpha_i``. The Gram matrix of the training set is computed once
+    (``P^2`` numbers, so keep ``P`` to a few thousand).
+
+    Parameters
+    ----------
+    X : array_like, shape (P, N)
+        Patterns, one per row.
+    y : array_like, shape (P,)
+        Labels in {-1, +1}.
+    kernel : {"linear", "poly", "rbf"} or callable
+        See :func:`perclib.gram_matrix`.
+    degree, coef0, gamma :
+        Kernel parameters (ignored by kernels that do not use them).
+    max_epochs : int, default 1000
+        Upper limit on passes; data not separable in feature space stop here with
+        ``converged=False``.
+
+    Returns
+    -------
+    KernelPerceptronResult
+
+    Examples
+    --------
+    >>> X = [[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]   # XOR
+    >>> run = kernel_perceptron(X, [1, 1, -1, -1], kernel="poly", degree=2)
+    >>> run.converged, run.alpha.tolist(), run.indices.tolist()
+    (True, [1, 1, 1, 1], [0, 2, 3, 1])
+    >>> np.sign(run.decision_function(X)).tolist()
+    [1.0, 1.0, -1.0, -1.0]
+    """
+    X = as_patterns(X)
+    y = as_labels(y, X.shape[0])
+    max_epochs = as_count(max_epochs, "max_epochs", 1)
+    params = {"degree": degree, "coef0": coef0, "gamma": gamma}
+    G = gram_matrix(X, kernel=kernel, **params)  # validates the kernel and its parameters
+    P = X.shape[0]
+    c, per_epoch, converged = _run_epochs(
+        G, y, np.zeros(P), 1.0, max_epochs, None, steps=_UnitRows(P), first_block=_FIRST_BLOCK
+    )
+    indices = np.concatenate(per_epoch).astype(np.int64)
+    return KernelPerceptronResult(
+        alpha=np.bincount(indices, minlength=P).astype(np.int64),
+        converged=converged,
+        epochs=len(per_epoch),
+        indices=indices,
+        mistakes_per_epoch=np.array([done.size for done in per_epoch], dtype=np.int64),
+        kernel=kernel,
+        params=params,
+        _X=X,
+        _y=y,
+    )
