@@ -527,7 +527,6 @@ def build_bias_trick_demo(
     ax3 = fig.add_subplot(1, 2, 2, projection="3d")
     setup_plane(ax2, limits)
     flat = ThresholdArtists(ax2, X, limits)
-    ax2.tick_params(labelbottom=False, labelleft=False)  # a companion view; text is slow to draw
     ax2.set_title("the unit in the plane", fontsize=9)
     ax3.set_title(r"lifted: $\hat w\cdot\hat x = 0$ through the origin", fontsize=9)
     lifted = BiasTrickArtists(ax3, X, limits)
