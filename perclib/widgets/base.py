@@ -11,13 +11,21 @@ ordinary Python, so tests drive it without a browser by setting ``control.value`
 exactly as the frontend does.
 
 The object also carries a static PNG in its display bundle, so exports that cannot
-run widgets (HTML/PDF handouts) show the figure instead of a dead slider.
+run widgets (HTML/PDF handouts, an untrusted notebook) show the figure instead of a
+dead slider.
+
+Importing this module gives every widget made afterwards in the process a model id
+from a counter (:func:`stable_model_ids`): a lesson run top to bottom in a fresh kernel
+creates the same ids every time, so the widget state stored in the notebook file keeps
+matching the outputs a student's own run saves (README, "Changing a lesson").
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -28,6 +36,43 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 Redraw = Callable[[dict[str, Any]], str | None]
+
+
+def _model_id(n: int) -> str:
+    return hashlib.sha1(f"perclib-widget-{n}".encode()).hexdigest()[:32]
+
+
+def stable_model_ids() -> None:
+    """Number the model ids of widgets created from now on: ``0, 1, 2, ...`` hashed.
+
+    Installed once per process (on import of this module); later calls do nothing.
+    A widget given an explicit ``model_id`` keeps it, and a construction callback
+    installed earlier still runs.
+
+    Examples
+    --------
+    >>> stable_model_ids()
+    >>> a, b = widgets.Label(), widgets.Label()
+    >>> int(b.model_id != a.model_id), len(a.model_id)
+    (1, 32)
+    """
+    if getattr(widgets.Widget, "_perclib_model_ids", None) is not None:
+        return
+    counter = itertools.count()
+    previous = widgets.Widget._widget_construction_callback
+
+    def on_constructed(widget: widgets.Widget) -> None:
+        # Runs in Widget.__init__ just before the comm opens with this id.
+        if getattr(widget, "_model_id", None) is None:
+            widget._model_id = _model_id(next(counter))
+        if callable(previous):
+            previous(widget)
+
+    widgets.Widget._perclib_model_ids = counter
+    widgets.Widget.on_widget_constructed(on_constructed)
+
+
+stable_model_ids()
 
 
 class SliderFigure:
