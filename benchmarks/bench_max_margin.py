@@ -1,0 +1,136 @@
+"""perclib's max_margin against scikit-learn's SVC, side by side on the same problems.
+
+The problems are those of lesson 8's capacity Monte Carlo: P = alpha N Gaussian
+patterns (entries of unit variance) with random labels, and teacher-labelled ones,
+separable by a hyperplane through the origin. scikit-learn's ``SVC(kernel="linear",
+C=1e10, tol=1e-10)`` is a hard-margin SVM in practice, but it always fits a
+threshold. To give it exactly the same problem, it is fitted on the symmetrised
+set {(x, y), (-x, -y)}: the reflection maps that set onto itself, so its
+maximum-margin hyperplane passes through the origin (SVC's fitted threshold is
+printed; it is zero up to rounding) and is the one through the origin for the
+original data. SVC therefore sees 2P patterns; that is the price of its API.
+
+A second, smaller table compares the problem *with* a threshold, where both solve
+the same problem directly.
+
+Timings are medians of ``--repeats`` runs (fewer once a case has taken 2 s). BLAS
+is limited to ``--blas-threads`` threads (default 1) for both, because on a shared
+2-core machine multi-threaded BLAS on these small matrices mostly measures
+contention; libsvm does not use BLAS.
+
+The margins are compared in the data's own units (entries of unit variance).
+perclib's answer carries an optimality certificate (KKT conditions checked), so
+where the two differ, the question is whether SVC's hyperplane has a smaller
+margin than perclib's on the data: that is printed too.
+
+Run: ``python benchmarks/bench_max_margin.py [--repeats 3] [--blas-threads 1]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+from sklearn.svm import SVC
+from threadpoolctl import threadpool_limits
+
+from perclib import is_separable, max_margin, teacher_data
+
+SVC_OPTIONS = {"kernel": "linear", "C": 1e10, "tol": 1e-10}
+
+
+def median_time(fn, repeats: int) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeats):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+        if sum(times) > 2.0:  # slow cases (SVC near capacity): one or two runs suffice
+            break
+    return statistics.median(times), out
+
+
+def problems(seed: int) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Separable problems through the origin, labelled for the table."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for N in (50, 100, 200):
+        for alpha in (0.5, 1.0, 1.5, 1.8):
+            P = int(alpha * N)
+            while True:  # random labels; redraw the rare non-separable set
+                X = rng.standard_normal((P, N))
+                y = rng.choice([-1.0, 1.0], size=P)
+                if is_separable(X, y):
+                    break
+            out.append((f"random  N={N:3d} P={P:3d}", X, y))
+        d = teacher_data(2 * N, N, margin=0.0, rng=rng)
+        out.append((f"teacher N={N:3d} P={2 * N:3d}", d.X, d.y))
+    return out
+
+
+def svc_margin(X: np.ndarray, y: np.ndarray, model: SVC) -> tuple[float, float]:
+    """The geometric margin of SVC's hyperplane on the data, and its threshold."""
+    w, b = model.coef_[0], float(model.intercept_[0])
+    return float(np.min(y * (X @ w + b)) / np.linalg.norm(w)), b
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--blas-threads", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    with threadpool_limits(args.blas_threads):
+        rows = []
+        for name, X, y in problems(args.seed):
+            ours_s, ours = median_time(lambda X=X, y=y: max_margin(X, y), args.repeats)
+            Xs, ys = np.vstack([X, -X]), np.concatenate([y, -y])
+            svc_s, svc = median_time(
+                lambda Xs=Xs, ys=ys: SVC(**SVC_OPTIONS).fit(Xs, ys), args.repeats
+            )
+            g_svc, b_svc = svc_margin(X, y, svc)
+            rows.append((name, ours_s, svc_s, ours.gamma, g_svc, b_svc))
+
+        print("Through the origin (SVC fitted on the symmetrised set, see the docstring)")
+        print(f"BLAS threads: {args.blas_threads}; median of {args.repeats} runs; seed {args.seed}")
+        head = (
+            f"{'problem':<22} {'max_margin ms':>13} {'SVC ms':>9} {'SVC/ours':>9} "
+            f"{'gamma (ours)':>14} {'|d gamma|':>10} {'SVC b':>9}"
+        )
+        print(head)
+        for name, t1, t2, g1, g2, b in rows:
+            print(
+                f"{name:<22} {t1 * 1e3:13.1f} {t2 * 1e3:9.1f} {t2 / t1:9.1f} "
+                f"{g1:14.10f} {abs(g1 - g2):10.1e} {b:9.1e}"
+            )
+        worst = max(abs(g1 - g2) for *_, g1, g2, _ in rows)
+        slower = sum(t1 > t2 for _, t1, t2, *_ in rows)
+        never_better = all(g2 <= g1 * (1 + 1e-12) for *_, g1, g2, _ in rows)
+        verdict = "met" if worst <= 1e-6 else "NOT met"
+        print(f"largest margin difference: {worst:.1e} (target 1e-6: {verdict})")
+        print(f"SVC's hyperplane never has a larger margin than ours: {never_better}")
+        total1, total2 = sum(r[1] for r in rows), sum(r[2] for r in rows)
+        print(
+            f"total time: max_margin {total1:.3f} s, SVC {total2:.3f} s, ratio SVC/ours "
+            f"{total2 / total1:.1f}; problems where max_margin is slower: {slower} of {len(rows)}"
+        )
+
+        print()
+        print("With a threshold (both solve the same problem directly)")
+        print(f"{'problem':<22} {'max_margin ms':>13} {'SVC ms':>9} {'SVC/ours':>9} {'|d gamma|':>10}")
+        rng = np.random.default_rng(args.seed + 1)
+        for N, P in ((20, 30), (50, 50), (50, 75)):
+            d = teacher_data(P, N, margin=0.05, rng=rng)
+            X = d.X + rng.standard_normal(N)  # shifted, so the threshold matters
+            t1, ours = median_time(lambda X=X, y=d.y: max_margin(X, y, threshold=True), 1)
+            t2, svc = median_time(lambda X=X, y=d.y: SVC(**SVC_OPTIONS).fit(X, y), args.repeats)
+            g2, _ = svc_margin(X, d.y, svc)
+            name = f"teacher N={N:3d} P={P:3d}"
+            print(f"{name:<22} {t1 * 1e3:13.1f} {t2 * 1e3:9.1f} {t2 / t1:9.1f} {abs(ours.gamma - g2):10.1e}")
+
+
+if __name__ == "__main__":
+    main()
