@@ -47,6 +47,7 @@ from perclib.geometry import (
     separating_weights,
 )
 from perclib.kernels import gram_matrix, polynomial_features
+from perclib.margin_capacity import dichotomy_margins, margin_dichotomy_count, shattering_margin
 from perclib.novikoff import NovikoffTrace, mistake_bound, novikoff_trace, radius, separator_margin
 from perclib.train import (
     AveragedResult,
@@ -98,6 +99,8 @@ __all__ = [
     # counting: Cover's theorem and exact enumeration
     "capacity_fraction", "count_dichotomies", "cover_count", "cover_count_symbolic",
     "separable_dichotomies",
+    # margin_capacity: labellings realisable with margin >= gamma (lesson 6)
+    "dichotomy_margins", "margin_dichotomy_count", "shattering_margin",
     # capacity: curves, Monte Carlo, the recursion on real points, degenerate sets
     "ExtensionSplit", "SeparableFractionEstimate", "arrangement_dichotomies", "capacity_curve",
     "cover_counts", "dependent_subsets", "extension_split", "nonseparable_restrictions",
