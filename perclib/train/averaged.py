@@ -56,10 +56,12 @@ class AveragedResult:
         if Z.shape[1] != W.shape[1]:
             raise ValueError(f"Z must have {W.shape[1]} columns, got {Z.shape[1]}")
         keep = np.flatnonzero(self.votes)  # vectors that never survived have no say
+        counts = self.votes.astype(np.float64)  # float, so the sum of votes runs in BLAS
         total = np.zeros(Z.shape[0])
         for start in range(0, keep.size, _CHUNK):
             rows = keep[start : start + _CHUNK]
-            total += self.votes[rows] @ sign(W[rows] @ Z.T)
+            ballots = np.where(W[rows] @ Z.T > 0, 1.0, -1.0)  # sign with sign(0) = -1
+            total += counts[rows] @ ballots
         return sign(total)
 
     def __repr__(self) -> str:

@@ -9,6 +9,11 @@ from perclib.widgets.convergence import (
 from perclib.widgets.counting import build_capacity_curve, build_dichotomy_explorer
 from perclib.widgets.general_position import build_point_mover, collinear_triples
 from perclib.widgets.margins import build_margin_family, build_margin_training
+from perclib.widgets.nonseparable import (
+    build_kernel_boundary,
+    build_noise_comparison,
+    kernel_datasets,
+)
 from perclib.widgets.registry import all_demos
 from perclib.widgets.separability import TWO_INPUT_NAMES, build_boolean_separator, truth_table
 from perclib.widgets.threshold import build_bias_trick_demo, build_threshold_demo
@@ -28,4 +33,6 @@ __all__ = [
     "build_margin_explorer", "build_training_stepper", "learning_steps_figure",
     # lesson 6
     "build_margin_family", "build_margin_training",
+    # lesson 7
+    "build_kernel_boundary", "build_noise_comparison", "kernel_datasets",
 ]
