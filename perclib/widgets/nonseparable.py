@@ -226,7 +226,7 @@ def boundary_path(
     if not pieces:
         return np.full((1, 2), np.nan)
     gap = np.full((1, 2), np.nan)
-    return np.vstack([part for piece in pieces for part in (piece, gap)])
+    return np.vstack([part for piece in pieces for part in (gap, piece)][1:])
 
 
 def _kernel_views(
