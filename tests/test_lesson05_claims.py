@@ -1,0 +1,98 @@
+"""Lesson 5's claims, checked more widely than the lesson's own check cells do.
+
+Each test names the section of notebooks/05_convergence.ipynb whose claim it covers.
+Expected values come from hand computation or a plain loop written here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from perclib import margin_perceptron, max_margin, mistake_bound, perceptron, teacher_data
+
+
+def _loss(w, X, y):
+    return float(np.sum(np.maximum(0.0, -y * (X @ w))))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_power_of_two_rates_are_bit_identical_on_float_data(seed):
+    # Section 5: scaling by 2^j commutes with rounding, so any data will do.
+    rng = np.random.default_rng(seed)
+    d = teacher_data(50, int(rng.integers(2, 12)), margin=0.05, rng=rng)
+    base = perceptron(d.X, d.y)
+    for j in (-40, -7, -1, 1, 5, 60):
+        run = perceptron(d.X, d.y, eta=2.0**j)
+        assert np.array_equal(run.weights, 2.0**j * base.weights), j
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_from_a_start_the_rate_acts_only_through_w0_over_eta(seed):
+    # Section 5: run(w0, eta) = eta * run(w0 / eta, 1), bit for bit when eta = 2^j.
+    rng = np.random.default_rng(10 + seed)
+    d = teacher_data(40, 3, margin=0.1, rng=rng)
+    w0 = 5 * rng.standard_normal(3)
+    for j in (-3, 2, 6):
+        eta = 2.0**j
+        run = perceptron(d.X, d.y, eta=eta, w0=w0)
+        same = perceptron(d.X, d.y, w0=w0 / eta)
+        assert np.array_equal(run.weights, eta * same.weights), j
+
+
+@pytest.mark.parametrize("N", [1, 2, 5, 9, 12])
+def test_unit_vectors_attain_the_bound(N):
+    # Section 9: e_1..e_N, all +1: exactly N updates, and R^2 / gamma*^2 = N.
+    run = perceptron(np.eye(N), np.ones(N))
+    assert run.n_updates == N and run.epochs == 2
+    assert math.isclose(max_margin(np.eye(N), np.ones(N)).gamma, 1 / math.sqrt(N), rel_tol=1e-7)
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.3, 1.0, 4.0])
+def test_incremental_hinge_descent_is_the_margin_perceptron(beta):
+    # Section 4: a subgradient step on max(0, beta - y w.x) per pattern, cyclic order.
+    d = teacher_data(30, 3, margin=0.1, rng=7)
+    w, hits = np.zeros(3), []
+    for _ in range(1000):
+        n = len(hits)
+        for mu in range(len(d.X)):
+            if d.y[mu] * (d.X[mu] @ w) <= beta:
+                w = w + d.y[mu] * d.X[mu]
+                hits.append(mu)
+        if len(hits) == n:
+            break
+    assert hits == margin_perceptron(d.X, d.y, beta=beta).indices.tolist()
+
+
+def test_zero_and_every_separator_minimise_the_perceptron_loss():
+    # Section 4: L(0) = 0 = L(any separator), so the loss cannot explain convergence.
+    d = teacher_data(60, 4, margin=0.1, rng=3)
+    run = perceptron(d.X, d.y)
+    assert _loss(np.zeros(4), d.X, d.y) == 0.0
+    assert _loss(run.w, d.X, d.y) == 0.0 and _loss(d.teacher, d.X, d.y) == 0.0
+    assert _loss(-d.teacher, d.X, d.y) > 0.0
+
+
+@pytest.mark.parametrize(("a", "eta"), [(4.0, 0.5), (3.0, 1.0), (0.1, 1.0), (10.0, 3.0), (7.5, 0.25)])
+def test_one_pattern_from_a_bad_start(a, eta):
+    # Exercise 4: x = 1 (+1), w0 = -a: floor(a / eta) + 1 mistakes <= 1 + 2 a / eta.
+    run = perceptron([[1.0]], [1], eta=eta, w0=[-a])
+    assert run.n_updates == math.floor(a / eta) + 1
+    assert run.n_updates <= mistake_bound([1.0], [[1.0]], [1], w0=[-a], eta=eta)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_start_bound_holds_on_integer_data_with_ties(seed):
+    # Section 6 (b), on data full of ties, starts pointing away from the separator.
+    rng = np.random.default_rng(50 + seed)
+    X = rng.integers(-2, 3, size=(30, 4)).astype(float)
+    t = X @ np.array([1.0, -1.0, 2.0, 1.0])
+    X, y = X[t != 0], np.where(t[t != 0] > 0, 1.0, -1.0)
+    u = max_margin(X, y).w
+    for eta in (0.5, 1.0, 3.0):
+        w0 = -float(rng.uniform(1, 20)) * u
+        run = perceptron(X, y, eta=eta, w0=w0, max_epochs=100_000)
+        assert run.converged
+        assert run.n_updates <= mistake_bound(u, X, y, w0=w0, eta=eta, sharp=True) * (1 + 1e-9)
