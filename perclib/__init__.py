@@ -49,6 +49,18 @@ from perclib.geometry import (
 from perclib.kernels import gram_matrix, polynomial_features
 from perclib.margin_capacity import dichotomy_margins, margin_dichotomy_count, shattering_margin
 from perclib.novikoff import NovikoffTrace, mistake_bound, novikoff_trace, radius, separator_margin
+from perclib.statmech import (
+    CapacitySample,
+    LearningCurve,
+    capacity_sample,
+    gardner_capacity,
+    generalization_error,
+    gibbs_generalization,
+    hebb_generalization,
+    learning_curve,
+    max_margin_generalization,
+    overlap,
+)
 from perclib.train import (
     AveragedResult,
     KernelPerceptronResult,
@@ -105,4 +117,8 @@ __all__ = [
     "ExtensionSplit", "SeparableFractionEstimate", "arrangement_dichotomies", "capacity_curve",
     "cover_counts", "dependent_subsets", "extension_split", "nonseparable_restrictions",
     "project_out", "separable_fraction_mc",
+    # statmech: Gardner capacity, teacher-student learning curves (lesson 8)
+    "CapacitySample", "LearningCurve", "capacity_sample", "gardner_capacity",
+    "generalization_error", "gibbs_generalization", "hebb_generalization", "learning_curve",
+    "max_margin_generalization", "overlap",
 ]

@@ -1,0 +1,467 @@
+"""Statistical mechanics of the perceptron: Gardner capacity and learning curves.
+
+Conventions (Gardner's): patterns have i.i.d. standard normal entries, so their
+norm is about ``sqrt(N)``; a weight vector ``w`` stores pattern ``x`` with label
+``y`` at *stability* ``kappa`` when ``y (w . x) / ||w|| >= kappa``. This is the
+geometric margin of the data in the units of the entries, so the best stability
+of a data set is ``max_margin(X, y).gamma`` (the margin of the maximum-margin
+hyperplane through the origin). In a teacher-student problem, the labels are
+``y = sign(B . x)`` for a teacher ``B`` (``sign(0) = -1``, an event of probability
+zero here), and a student ``w`` errs on a fresh pattern with probability
+``arccos(R) / pi``, where ``R`` is the normalised overlap of ``w`` and ``B``.
+
+The theory curves are the large-N results of the replica method (replica
+symmetric, which is exact for these convex problems); the simulations are finite-N
+estimates with standard errors, meant to be compared with them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import brentq, minimize_scalar
+from scipy.special import ndtr
+
+from perclib._validation import as_count, as_rng, as_weights
+from perclib.geometry import is_separable, max_margin
+from perclib.train.perceptron import perceptron
+
+RULES = ("hebb", "perceptron", "max_margin")
+
+try:  # BLAS threads only fight over shared cores on these small problems
+    from threadpoolctl import threadpool_limits as _limit_threads
+except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+    _limit_threads = None
+
+
+def _one_blas_thread() -> contextlib.AbstractContextManager:
+    return _limit_threads(1) if _limit_threads is not None else contextlib.nullcontext()
+
+
+def _as_real_array(value: ArrayLike, name: str, minimum: float) -> NDArray[np.float64]:
+    if isinstance(value, str | bytes | bool):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"{name} must be a number or an array of numbers: {err}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if np.any(arr < minimum):
+        raise ValueError(f"{name} must be >= {minimum}, got {value!r}")
+    return arr
+
+
+def _phi(t: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.exp(-0.5 * t**2) / math.sqrt(2 * math.pi)
+
+
+# ---------------------------------------------------------------------------
+# Capacity
+# ---------------------------------------------------------------------------
+
+
+def gardner_capacity(kappa: ArrayLike) -> float | NDArray[np.float64]:
+    """Gardner's capacity ``alpha_c(kappa) = 1 / int_{-kappa}^inf Dt (t + kappa)^2``.
+
+    ``Dt`` is the standard Gaussian measure. The integral has the closed form
+    ``(1 + kappa^2) Phi(kappa) + kappa phi(kappa)`` (integrate by parts; ``Phi``
+    and ``phi`` are the normal distribution function and density), which is what
+    is evaluated, so ``alpha_c(0) = 1 / (1/2) = 2`` exactly: Cover's capacity. The
+    formula holds for ``kappa >= 0``, where the set of solutions is convex.
+
+    Parameters
+    ----------
+    kappa : float or array_like
+        Stability (margin in units of the pattern entries), >= 0.
+
+    Returns
+    -------
+    float or ndarray
+        A float for a scalar ``kappa``, else an array of the same shape.
+
+    Examples
+    --------
+    >>> gardner_capacity(0.0)
+    2.0
+    >>> np.round(gardner_capacity([0.5, 1.0]), 4).tolist()
+    [0.9612, 0.5196]
+    """
+    k = _as_real_array(kappa, "kappa", 0.0)
+    integral = (1.0 + k**2) * ndtr(k) + k * _phi(k)
+    alpha = 1.0 / integral
+    return float(alpha) if alpha.ndim == 0 else alpha
+
+
+# ---------------------------------------------------------------------------
+# Generalisation
+# ---------------------------------------------------------------------------
+
+
+def overlap(w: ArrayLike, teacher: ArrayLike) -> float:
+    """The normalised overlap ``R = w . B / (||w|| ||B||)`` (the cosine of their angle).
+
+    Examples
+    --------
+    >>> overlap([1.0, 0.0], [1.0, 1.0])
+    0.7071067811865475
+    """
+    B = as_weights(teacher, name="teacher")
+    w = as_weights(w, B.size, name="w")
+    nw, nb = float(np.linalg.norm(w)), float(np.linalg.norm(B))
+    if nw == 0 or nb == 0:
+        raise ValueError("w and teacher must be non-zero vectors: a zero vector has no direction")
+    return float(np.clip(w @ B / (nw * nb), -1.0, 1.0))
+
+
+def generalization_error(w: ArrayLike, teacher: ArrayLike) -> float:
+    """Probability that ``w`` and the teacher disagree on a Gaussian pattern: ``arccos(R)/pi``.
+
+    Only the projection of ``x`` onto the plane spanned by ``w`` and ``B`` matters,
+    and for an isotropic Gaussian ``x`` its direction is uniform on the circle. The
+    signs of ``w . x`` and ``B . x`` differ exactly when that direction falls in one
+    of the two wedges between the two decision lines, each of angle
+    ``theta = arccos(R)``: probability ``2 theta / (2 pi)``.
+
+    Parameters
+    ----------
+    w, teacher : array_like, shape (N,)
+        Non-zero weight vectors (their lengths do not matter).
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> round(generalization_error([1.0, 0.0], [1.0, 1.0]), 12)  # 45 degrees apart
+    0.25
+    >>> generalization_error([1.0, 0.0], [-1.0, 0.0])
+    1.0
+    """
+    return float(np.arccos(overlap(w, teacher)) / np.pi)
+
+
+def hebb_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
+    """The large-N learning curve of the Hebb rule ``w = sum_mu y_mu x_mu``.
+
+    ``eps(alpha) = arccos(R) / pi`` with ``R = sqrt(2 alpha / (2 alpha + pi))``:
+    along the teacher, ``w`` grows by ``|B . x_mu|`` per example (mean
+    ``sqrt(2/pi)``); across it, by a Gaussian vector independent of the label, so
+    ``w . B ~ P sqrt(2/pi)`` and ``||w||^2 ~ P^2 (2/pi) + P N``.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Examples per weight, ``P / N`` (>= 0).
+
+    Examples
+    --------
+    >>> hebb_generalization(0.0)
+    0.5
+    >>> round(hebb_generalization(1.0), 4)
+    0.2856
+    """
+    a = _as_real_array(alpha, "alpha", 0.0)
+    eps = np.arccos(np.sqrt(2 * a / (2 * a + np.pi))) / np.pi
+    return float(eps) if eps.ndim == 0 else eps
+
+
+# Replica theory of two zero-training-error students. Integrals over the Gaussian
+# measure on a fixed grid: the integrands are smooth and vanish beyond |t| = 12.
+_T = np.linspace(-12.0, 12.0, 24001)
+_DT = _phi(_T) * (_T[1] - _T[0])
+
+
+def _H(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    return ndtr(-x)  # H(x) = int_x^inf Dt
+
+
+def _gibbs_overlap(alpha: float) -> float:
+    """R of Gibbs learning: R / sqrt(1 - R) = alpha/pi int Dt exp(-R t^2/2) / H(-sqrt(R) t)."""
+
+    def f(R: float) -> float:
+        rhs = alpha / np.pi * np.sum(_DT * np.exp(-0.5 * R * _T**2) / _H(-np.sqrt(R) * _T))
+        return R / np.sqrt(1 - R) - rhs
+
+    return brentq(f, 0.0, 1.0 - 1e-15, xtol=1e-15)
+
+
+def gibbs_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
+    """Large-N generalisation error of Gibbs learning (a random student of zero training error).
+
+    The replica-symmetric saddle point (Engel and Van den Broeck 2001, eq. 2.42)
+    ``R / sqrt(1 - R) = (alpha / pi) int Dt exp(-R t^2 / 2) / H(-sqrt(R) t)``, solved
+    for ``R``; ``eps = arccos(R) / pi``, about ``0.625 / alpha`` for large ``alpha``.
+
+    Examples
+    --------
+    >>> round(gibbs_generalization(1.0), 3)
+    0.338
+    """
+    a = _as_real_array(alpha, "alpha", 0.0)
+    eps = np.array([np.arccos(_gibbs_overlap(float(x))) / np.pi if x > 0 else 0.5 for x in a.ravel()])
+    return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
+
+
+def _stability_coefficient(R: float, kappa: float, alpha: float) -> float:
+    """``1 - R^2 - alpha int_{t<kappa} Dt 2 H(-R t / sqrt(1-R^2)) (kappa - t)^2``.
+
+    The coefficient of ``1 / (2 (1 - q))`` in Gardner's entropy with a teacher as the
+    replica overlap ``q -> 1``; solutions with stability ``kappa`` and overlap ``R``
+    exist while it is positive.
+    """
+    inside = _T < kappa
+    t = _T[inside]
+    weight = 2 * _H(-R * t / np.sqrt(1 - R**2))
+    return 1 - R**2 - alpha * float(np.sum(_DT[inside] * weight * (kappa - t) ** 2))
+
+
+def _max_stability(alpha: float) -> tuple[float, float]:
+    """(kappa_max, R) of the maximally stable student at ``alpha``."""
+
+    def best(kappa: float) -> tuple[float, float]:
+        res = minimize_scalar(
+            lambda R: -_stability_coefficient(R, kappa, alpha),
+            bounds=(0.0, 1.0 - 1e-12), method="bounded", options={"xatol": 1e-12},
+        )
+        return -float(res.fun), float(res.x)
+
+    kappa = brentq(lambda k: best(k)[0], 0.0, 10.0, xtol=1e-12)
+    return kappa, best(kappa)[1]
+
+
+def max_margin_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
+    """Large-N generalisation error of the maximum-margin (maximally stable) student.
+
+    Gardner's calculation with a teacher, in the limit where the solutions shrink
+    to one point: the largest ``kappa`` for which
+    ``max_R [1 - R^2 - alpha int_{t<kappa} Dt 2 H(-R t/sqrt(1-R^2)) (kappa - t)^2] = 0``,
+    and the maximising ``R``; ``eps = arccos(R) / pi``, about ``0.50 / alpha`` for
+    large ``alpha``. Without a teacher (``R = 0``) the condition is Gardner's
+    capacity, ``alpha = alpha_c(kappa)``.
+
+    Examples
+    --------
+    >>> round(max_margin_generalization(1.0), 3)
+    0.266
+    """
+    a = _as_real_array(alpha, "alpha", 0.0)
+    out = []
+    for x in a.ravel():
+        out.append(np.arccos(_max_stability(float(x))[1]) / np.pi if x > 0 else 0.5)
+    eps = np.array(out)
+    return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
+
+
+# ---------------------------------------------------------------------------
+# Simulations
+# ---------------------------------------------------------------------------
+
+
+def _as_alphas(alphas: ArrayLike, N: int) -> NDArray[np.float64]:
+    a = np.atleast_1d(_as_real_array(alphas, "alphas", 0.0))
+    if a.ndim != 1 or a.size == 0:
+        raise ValueError("alphas must be a non-empty 1-D list of numbers")
+    if np.any(np.round(a * N) < 1):
+        raise ValueError(f"every alpha must give at least one pattern: alpha * N >= 1 (N = {N})")
+    return a
+
+
+def _as_rule(rule: object) -> str:
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {RULES}, got {rule!r}")
+    return str(rule)
+
+
+@dataclass(frozen=True, eq=False)
+class LearningCurve:
+    """Simulated generalisation errors of one learning rule.
+
+    Attributes
+    ----------
+    rule : str
+    N : int
+    alpha : ndarray, shape (A,)
+    errors : ndarray, shape (A, S)
+        ``arccos(R) / pi`` of the student, per alpha and per run (teacher and data
+        drawn afresh for each run; within a run the data sets are nested: the first
+        ``alpha N`` patterns of one stream).
+    mean, sem : ndarray, shape (A,)
+        Mean over runs and its standard error (sample std / sqrt(S)).
+    """
+
+    rule: str
+    N: int
+    alpha: NDArray[np.float64]
+    errors: NDArray[np.float64]
+
+    @property
+    def mean(self) -> NDArray[np.float64]:
+        return self.errors.mean(axis=1)
+
+    @property
+    def sem(self) -> NDArray[np.float64]:
+        S = self.errors.shape[1]
+        return self.errors.std(axis=1, ddof=1) / np.sqrt(S) if S > 1 else np.full(len(self.alpha), np.nan)
+
+
+def _student(rule: str, X: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
+    if rule == "hebb":
+        return y @ X
+    if rule == "perceptron":
+        run = perceptron(X, y, max_epochs=10_000)
+        if not run.converged:  # pragma: no cover - teacher data are separable
+            raise RuntimeError("the perceptron did not converge on teacher data")
+        return run.w
+    return max_margin(X, y).w
+
+
+def learning_curve(
+    alphas: ArrayLike, N: int, *, rule: str = "hebb", n_runs: int = 10, rng: object = None
+) -> LearningCurve:
+    """Teacher-student simulation: generalisation error against ``alpha = P / N``.
+
+    Each run draws a teacher ``B`` (uniform direction) and a stream of Gaussian
+    patterns labelled ``y = sign(B . x)``; for every alpha the student is trained on
+    the first ``round(alpha N)`` patterns and its error ``arccos(R) / pi`` is exact
+    for fresh Gaussian patterns (no test set needed). Students: ``"hebb"``
+    (``w = sum y x``), ``"perceptron"`` (the classical algorithm from ``w = 0`` until
+    a clean pass: zero training error) and ``"max_margin"`` (the separator through
+    the origin with the largest margin). The same ``rng`` gives every rule the same
+    teachers and data.
+
+    Parameters
+    ----------
+    alphas : array_like
+        Values of ``P / N`` (each gives ``round(alpha N) >= 1`` patterns).
+    N : int
+        Input dimension.
+    rule : {"hebb", "perceptron", "max_margin"}
+    n_runs : int, default 10
+        Independent runs (teachers and data sets) to average over; >= 2 gives
+        standard errors.
+    rng : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    LearningCurve
+
+    Examples
+    --------
+    >>> lc = learning_curve([1.0, 4.0], 50, rule="hebb", n_runs=4, rng=0)
+    >>> lc.errors.shape, bool(lc.mean[1] < lc.mean[0])
+    ((2, 4), True)
+    """
+    N = as_count(N, "N", 1)
+    a = _as_alphas(alphas, N)
+    rule = _as_rule(rule)
+    n_runs = as_count(n_runs, "n_runs", 1)
+    gen = as_rng(rng)
+    sizes = np.round(a * N).astype(int)
+    errors = np.empty((a.size, n_runs))
+    with _one_blas_thread():
+        for r in range(n_runs):
+            B = gen.standard_normal(N)
+            X = gen.standard_normal((int(sizes.max()), N))
+            y = np.where(X @ B > 0, 1.0, -1.0)
+            for i, P in enumerate(sizes):
+                w = _student(rule, X[:P], y[:P])
+                errors[i, r] = generalization_error(w, B) if np.any(w) else 0.5
+    return LearningCurve(rule=rule, N=N, alpha=a, errors=errors)
+
+
+@dataclass(frozen=True, eq=False)
+class CapacitySample:
+    """Best stabilities of random labellings, for the capacity Monte Carlo.
+
+    Attributes
+    ----------
+    N : int
+    alpha : ndarray, shape (A,)
+    margins : ndarray, shape (A, S)
+        For each alpha and sample: the best stability ``max_margin(X, y).gamma`` of
+        the sample's first ``P = round(alpha N)`` patterns (standard normal entries,
+        uniformly random labels), or ``-inf`` when they cannot be separated at all.
+    """
+
+    N: int
+    alpha: NDArray[np.float64]
+    margins: NDArray[np.float64]
+
+    def fraction(self, kappa: float = 0.0) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Fraction of samples storable with stability ``kappa``, and its standard error.
+
+        Stored means best stability ``>= kappa`` (for ``kappa = 0``: separable).
+        """
+        if not isinstance(kappa, numbers.Real) or isinstance(kappa, bool) or kappa < 0:
+            raise ValueError(f"kappa must be a real number >= 0, got {kappa!r}")
+        stored = self.margins >= kappa if kappa > 0 else self.margins > -np.inf
+        f = stored.mean(axis=1)
+        return f, np.sqrt(f * (1 - f) / self.margins.shape[1])
+
+    def crossing(self, kappa: float = 0.0) -> float:
+        """The alpha at which the stored fraction falls through 1/2 (linear interpolation).
+
+        NaN when the fraction does not cross 1/2 on the sampled alphas.
+        """
+        f, _ = self.fraction(kappa)
+        below = np.flatnonzero(f < 0.5)
+        if below.size == 0 or below[0] == 0:
+            return float("nan")
+        i = below[0]
+        a0, a1, f0, f1 = self.alpha[i - 1], self.alpha[i], f[i - 1], f[i]
+        return float(a0 + (f0 - 0.5) * (a1 - a0) / (f0 - f1))
+
+
+def _best_stability(X: NDArray[np.float64], y: NDArray[np.float64]) -> float:
+    try:
+        return max_margin(X, y).gamma
+    except ValueError:
+        return -np.inf  # not separable
+    except RuntimeError:  # pragma: no cover - an extremely thin margin
+        # max_margin could not certify an optimum (margins ~1e-4 of the data's
+        # scale); the LP still decides separability, and the margin is ~0.
+        return 0.0 if is_separable(X, y) else -np.inf
+
+
+def capacity_sample(
+    alphas: ArrayLike, N: int, *, n_samples: int = 50, rng: object = None
+) -> CapacitySample:
+    """Monte Carlo of Gardner's capacity: best stabilities of random labellings.
+
+    Each of ``n_samples`` independent samples is a stream of patterns (entries
+    standard normal, so norms about ``sqrt(N)``) with uniformly random labels; for
+    each alpha its first ``P = round(alpha N)`` patterns are taken (so within a
+    sample, the best stability can only fall as alpha grows). The best stability
+    ``max_w min_mu y_mu w . x_mu / ||w||`` of each set is computed by
+    :func:`perclib.max_margin` (``-inf`` if no separator exists). The fraction
+    storable at stability ``kappa`` is then read off for any ``kappa``
+    (:meth:`CapacitySample.fraction`), without solving anything again. As ``N``
+    grows it tends to 1 below ``gardner_capacity(kappa)`` and to 0 above.
+
+    Examples
+    --------
+    >>> s = capacity_sample([1.0, 3.0], 20, n_samples=10, rng=0)
+    >>> s.fraction(0.0)[0].tolist()   # P = 20 always separable, P = 60 never here
+    [1.0, 0.0]
+    """
+    N = as_count(N, "N", 1)
+    a = _as_alphas(alphas, N)
+    n_samples = as_count(n_samples, "n_samples", 1)
+    gen = as_rng(rng)
+    margins = np.empty((a.size, n_samples))
+    sizes = np.round(a * N).astype(int)
+    with _one_blas_thread():
+        for s in range(n_samples):
+            X = gen.standard_normal((int(sizes.max()), N))
+            y = gen.choice(np.array([-1.0, 1.0]), size=int(sizes.max()))
+            for i, P in enumerate(sizes):
+                margins[i, s] = _best_stability(X[:P], y[:P])
+    return CapacitySample(N=N, alpha=a, margins=margins)

@@ -1,0 +1,220 @@
+"""perclib.statmech: Gardner capacity, generalisation errors, learning curves, Monte Carlo.
+
+Reference values come from independent computations written here (quadrature of
+the defining integral, sampling of fresh patterns, the Hebb weights built by hand)
+or from the literature (the large-alpha constants of Gibbs and maximum-margin
+learning), never from the function under test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.integrate import quad
+from scipy.stats import norm
+
+from perclib import max_margin
+from perclib.statmech import (
+    capacity_sample,
+    gardner_capacity,
+    generalization_error,
+    gibbs_generalization,
+    hebb_generalization,
+    learning_curve,
+    max_margin_generalization,
+    overlap,
+)
+
+# ---------------------------------------------------------------------------
+# Gardner capacity
+# ---------------------------------------------------------------------------
+
+
+def test_gardner_capacity_is_two_at_zero_margin():
+    assert abs(gardner_capacity(0.0) - 2.0) <= 1e-12
+    assert isinstance(gardner_capacity(0.0), float)
+
+
+@pytest.mark.parametrize("kappa", [0.05, 0.3, 0.5, 1.0, 1.7, 3.0])
+def test_gardner_capacity_matches_quadrature_of_the_definition(kappa):
+    # The integrand is below 1e-300 beyond t = 40, so a finite range loses nothing.
+    integral, err = quad(lambda t: norm.pdf(t) * (t + kappa) ** 2, -kappa, 40.0,
+                         epsabs=1e-15, epsrel=1e-13, limit=200)
+    assert err < 1e-12
+    assert gardner_capacity(kappa) == pytest.approx(1.0 / integral, rel=1e-10)
+
+
+def test_gardner_capacity_is_vectorised_and_decreasing():
+    kappa = np.linspace(0.0, 2.0, 21)
+    alpha = gardner_capacity(kappa)
+    assert alpha.shape == kappa.shape
+    assert np.all(np.diff(alpha) < 0)
+    # Large kappa: alpha_c ~ 1 / kappa^2 (every pattern pays about kappa^2).
+    assert gardner_capacity(30.0) * 30.0**2 == pytest.approx(1.0, rel=2e-3)
+
+
+@pytest.mark.parametrize("bad, error", [(-0.1, ValueError), (np.nan, ValueError), ("1", TypeError)])
+def test_gardner_capacity_rejects_bad_kappa(bad, error):
+    with pytest.raises(error, match="kappa"):
+        gardner_capacity(bad)
+
+
+# ---------------------------------------------------------------------------
+# Generalisation error and overlaps
+# ---------------------------------------------------------------------------
+
+
+def test_generalization_error_hand_values():
+    assert generalization_error([1.0, 0.0], [2.0, 0.0]) == 0.0
+    assert generalization_error([1.0, 0.0], [0.0, 3.0]) == pytest.approx(0.5, abs=1e-15)
+    assert generalization_error([1.0, 0.0], [-1.0, 0.0]) == 1.0
+    assert generalization_error([1.0, 0.0], [1.0, 1.0]) == pytest.approx(0.25, abs=1e-15)
+    assert overlap([3.0, 4.0], [3.0, 4.0]) == pytest.approx(1.0, abs=1e-15)
+
+
+def test_generalization_error_matches_sampling():
+    rng = np.random.default_rng(7)
+    w, B = rng.standard_normal(6), rng.standard_normal(6)
+    X = rng.standard_normal((400_000, 6))
+    disagree = np.mean(np.sign(X @ w) != np.sign(X @ B))
+    sem = math.sqrt(disagree * (1 - disagree) / len(X))
+    assert abs(generalization_error(w, B) - disagree) < 4 * sem
+
+
+def test_generalization_error_rejects_bad_input():
+    with pytest.raises(ValueError, match="non-zero"):
+        generalization_error([0.0, 0.0], [1.0, 0.0])
+    with pytest.raises(ValueError, match="length"):
+        generalization_error([1.0, 0.0, 0.0], [1.0, 0.0])
+    with pytest.raises(ValueError, match="NaN"):
+        generalization_error([np.nan, 0.0], [1.0, 0.0])
+
+
+# ---------------------------------------------------------------------------
+# Hebb
+# ---------------------------------------------------------------------------
+
+
+def test_hebb_curve_limits():
+    assert hebb_generalization(0.0) == 0.5
+    # Large alpha: 1 - R^2 = pi / (2 alpha + pi), eps ~ sqrt(1 - R^2) / pi ~ 1 / sqrt(2 pi alpha).
+    a = 1e6
+    assert hebb_generalization(a) * math.sqrt(2 * math.pi * a) == pytest.approx(1.0, rel=1e-5)
+    with pytest.raises(ValueError, match="alpha"):
+        hebb_generalization(-1.0)
+
+
+@pytest.mark.parametrize("alpha", [1.0, 2.0, 5.0])
+def test_hebb_simulation_matches_the_large_n_curve(alpha):
+    lc = learning_curve([alpha], 400, rule="hebb", n_runs=40, rng=int(alpha * 10))
+    assert abs(lc.mean[0] - hebb_generalization(alpha)) < 3 * lc.sem[0]
+
+
+def test_hebb_student_is_the_sum_of_labelled_patterns():
+    # Rebuild the first run by hand from the same random stream.
+    lc = learning_curve([0.5, 2.0], 30, rule="hebb", n_runs=1, rng=3)
+    gen = np.random.default_rng(3)
+    B = gen.standard_normal(30)
+    X = gen.standard_normal((60, 30))
+    y = np.where(X @ B > 0, 1.0, -1.0)
+    for i, P in enumerate((15, 60)):
+        w = y[:P] @ X[:P]
+        expected = math.acos(w @ B / np.linalg.norm(w) / np.linalg.norm(B)) / math.pi
+        assert lc.errors[i, 0] == pytest.approx(expected, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# Theory of zero-training-error students
+# ---------------------------------------------------------------------------
+
+
+def test_gibbs_and_max_margin_asymptotics_match_the_literature():
+    # Gibbs learning: eps ~ 0.625 / alpha; maximal stability: eps ~ 0.5005 / alpha
+    # (Engel and Van den Broeck 2001, ch. 2 and 4; Opper, Kinzel, Kleinz, Nehl 1990).
+    a = 200.0
+    assert a * gibbs_generalization(a) == pytest.approx(0.625, abs=2e-3)
+    assert a * max_margin_generalization(a) == pytest.approx(0.5005, abs=2e-3)
+    # Ordering at every alpha: maximum margin beats Gibbs; both beat Hebb for alpha >~ 1.
+    alphas = np.array([1.0, 3.0, 10.0])
+    assert np.all(max_margin_generalization(alphas) < gibbs_generalization(alphas))
+    assert np.all(gibbs_generalization(alphas[1:]) < hebb_generalization(alphas[1:]))
+
+
+def test_max_margin_theory_against_simulation():
+    lc = learning_curve([3.0], 150, rule="max_margin", n_runs=12, rng=11)
+    # Finite N = 150 shifts the mean by O(1/N); allow that on top of 3 standard errors.
+    assert abs(lc.mean[0] - max_margin_generalization(3.0)) < 3 * lc.sem[0] + 0.01
+
+
+def test_students_reach_zero_training_error_and_rules_share_the_data():
+    curves = {rule: learning_curve([4.0], 40, rule=rule, n_runs=3, rng=5)
+              for rule in ("hebb", "perceptron", "max_margin")}
+    # Same teachers and patterns: the zero-training-error students do far better than Hebb.
+    assert np.all(curves["max_margin"].errors < curves["hebb"].errors)
+    assert np.all(curves["perceptron"].errors < curves["hebb"].errors)
+
+
+def test_learning_curve_rejects_bad_input():
+    with pytest.raises(ValueError, match="rule"):
+        learning_curve([1.0], 10, rule="bayes")
+    with pytest.raises(ValueError, match="alpha"):
+        learning_curve([-1.0], 10)
+    with pytest.raises(ValueError, match="at least one pattern"):
+        learning_curve([0.01], 10)
+    with pytest.raises(ValueError, match="N"):
+        learning_curve([1.0], 0)
+
+
+# ---------------------------------------------------------------------------
+# Capacity Monte Carlo
+# ---------------------------------------------------------------------------
+
+
+def test_capacity_sample_at_zero_margin_follows_cover():
+    # Cover: exactly half of all labellings of P = 2N points are separable.
+    s = capacity_sample([1.0, 2.0, 3.0], 20, n_samples=400, rng=1)
+    f, sem = s.fraction(0.0)
+    assert f[0] > 0.99 and f[2] < 0.01
+    assert abs(f[1] - 0.5) < 3 * sem[1]
+
+
+def test_capacity_crossing_moves_towards_gardner_as_n_grows():
+    kappa, alphas = 1.0, np.arange(0.3, 0.9, 0.05)
+    small = capacity_sample(alphas, 10, n_samples=300, rng=2).crossing(kappa)
+    large = capacity_sample(alphas, 60, n_samples=120, rng=3).crossing(kappa)
+    target = gardner_capacity(kappa)
+    assert abs(large - target) < abs(small - target)
+    assert abs(large - target) < 0.03
+
+
+def test_capacity_sample_margins_are_the_max_margin():
+    s = capacity_sample([0.5], 12, n_samples=2, rng=4)
+    gen = np.random.default_rng(4)
+    X = gen.standard_normal((6, 12))
+    y = gen.choice(np.array([-1.0, 1.0]), size=6)
+    assert s.margins[0, 0] == max_margin(X, y).gamma
+    with pytest.raises(ValueError, match="kappa"):
+        s.fraction(-1.0)
+
+
+# ---------------------------------------------------------------------------
+# The fast max_margin route on lesson-sized problems
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("threshold", [False, True])
+def test_max_margin_certificate_on_a_lesson_sized_problem(threshold):
+    rng = np.random.default_rng(9)
+    X = rng.standard_normal((150, 100)) + (0.5 if threshold else 0.0)
+    y = rng.choice([-1.0, 1.0], size=150)
+    res = max_margin(X, y, threshold=threshold)
+    # Canonical weights w / gamma are feasible; multipliers give the same dual value.
+    w_c, b_c = res.w / res.gamma, res.b / res.gamma
+    assert np.all(y * (X @ w_c + b_c) >= 1 - 1e-9)
+    v = (res.alpha * y) @ X
+    assert np.all(res.alpha >= 0)
+    if threshold:
+        assert abs(res.alpha @ y) <= 1e-9 * res.alpha.sum()
+    assert res.alpha.sum() - 0.5 * v @ v == pytest.approx(0.5 * w_c @ w_c, rel=1e-9)
