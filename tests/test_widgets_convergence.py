@@ -151,3 +151,23 @@ def test_learning_steps_figure_angles_by_hand():
     assert titles == ["update 1: angle to $u$ undefined → 45.0°", "update 2: angle to $u$ 45.0° → 0.0°"]
     with pytest.raises(ValueError, match="ks"):
         learning_steps_figure(np.eye(2), [1, 1], [1.0, 1.0], [3])
+
+
+def test_proof_figure_draws_the_chain_by_hand():
+    from perclib import novikoff_trace
+    from perclib.widgets.convergence import proof_figure
+
+    # e_1, e_2 (+1), u = (1, 1)/sqrt 2: R = 1, gamma = 1/sqrt 2, w_1 = e_1, w_2 = (1, 1).
+    run = perceptron(np.eye(2), [1, 1])
+    fig = proof_figure(novikoff_trace(run, [1.0, 1.0]))
+    ax, bx = fig.axes
+    upper, norm, overlap, lower = (line.get_ydata() for line in ax.lines)
+    np.testing.assert_allclose(upper, [0.0, 1.0, np.sqrt(2)])          # sqrt(k) R
+    np.testing.assert_allclose(norm, [0.0, 1.0, np.sqrt(2)])           # ||w_k||: tight
+    np.testing.assert_allclose(overlap, [0.0, 1 / np.sqrt(2), np.sqrt(2)])
+    np.testing.assert_allclose(lower, [0.0, 1 / np.sqrt(2), np.sqrt(2)])  # k gamma: tight
+    np.testing.assert_allclose(bx.lines[0].get_ydata(), [1 / np.sqrt(2), 1.0])  # cosines
+    with pytest.raises(TypeError):
+        proof_figure(run)
+    with pytest.raises(ValueError, match="w_0 = 0"):
+        proof_figure(novikoff_trace(perceptron(np.eye(2), [1, 1], w0=[1.0, 0.0]), [1.0, 1.0]))

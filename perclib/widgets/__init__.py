@@ -5,6 +5,7 @@ from perclib.widgets.convergence import (
     build_margin_explorer,
     build_training_stepper,
     learning_steps_figure,
+    proof_figure,
 )
 from perclib.widgets.counting import build_capacity_curve, build_dichotomy_explorer
 from perclib.widgets.general_position import build_point_mover, collinear_triples
@@ -31,6 +32,7 @@ __all__ = [
     "build_capacity_curve", "build_dichotomy_explorer",
     # lesson 5
     "build_margin_explorer", "build_training_stepper", "learning_steps_figure",
+    "proof_figure",
     # lesson 6
     "build_margin_family", "build_margin_training",
     # lesson 7

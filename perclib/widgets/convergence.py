@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from perclib._validation import as_count, as_labels, as_patterns, as_weights
 from perclib.data import teacher_data
-from perclib.novikoff import novikoff_trace, radius
+from perclib.novikoff import NovikoffTrace, novikoff_trace, radius
 from perclib.plotting import (
     ACCENT_COLOR,
     BOUNDARY_COLOR,
@@ -151,6 +151,45 @@ def learning_steps_figure(
         ax.set_title(f"update {k}: angle to $u$ {first} → {after:.1f}°", fontsize=9)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8)
+    return fig
+
+
+def proof_figure(trace: NovikoffTrace) -> Figure:
+    """The proof of Novikoff's theorem along one run (from ``w_0 = 0``), in two panels.
+
+    Left: the chain ``k gamma <= u.w_k <= ||w_k|| <= sqrt(k) R`` update by update (times
+    ``eta``). Right, on a log scale in ``k``: ``cos angle(u, w_k)``, its guaranteed lower
+    bound ``sqrt(k) gamma / R`` and the ceiling 1, which the bound reaches at
+    ``k = R^2 / gamma^2``.
+
+    Examples
+    --------
+    >>> from perclib import perceptron
+    >>> fig = proof_figure(novikoff_trace(perceptron([[1.0, 0.0], [0.0, 1.0]], [1, 1]), [1.0, 1.0]))
+    >>> [ax.get_title() for ax in fig.axes]
+    ["the proof's chain, in order", 'the cosine: pushed up, capped at 1']
+    """
+    if not isinstance(trace, NovikoffTrace):
+        raise TypeError(f"trace must be a NovikoffTrace, got {type(trace).__name__}")
+    if trace.upper[0] != 0:
+        raise ValueError("proof_figure draws runs from w_0 = 0 (the chain starts at 0)")
+    fig, (ax, bx) = new_figure(2, width=4.6, height=3.4)
+    ax.plot(trace.k, np.sqrt(trace.upper), color=ACCENT_COLOR, label="$\\sqrt{k}\\,R$")
+    ax.plot(trace.k, np.sqrt(trace.norm2), "o-", ms=3, color=NORMAL_COLOR, label="$\\|w_k\\|$")
+    ax.plot(trace.k, trace.overlap, "s-", ms=3, color=BOUNDARY_COLOR, label="$u \\cdot w_k$")
+    ax.plot(trace.k, trace.lower, color=HIGHLIGHT_COLOR, label="$k\\gamma$")
+    ax.set(xlabel="update $k$", ylabel="length", title="the proof's chain, in order")
+    ax.legend(fontsize=8)
+    ks = np.geomspace(1, 1.5 * max(trace.bound, 1.0), 200)
+    bx.semilogx(trace.k[1:], trace.cos[1:], "o-", ms=3, color=BOUNDARY_COLOR,
+                label="$\\cos\\angle(u, w_k)$")
+    bx.semilogx(ks, np.sqrt(ks) * trace.gamma / trace.R, color=HIGHLIGHT_COLOR,
+                label="$\\sqrt{k}\\,\\gamma/R$")
+    bx.axhline(1, color=MARGIN_COLOR, ls="--", label="ceiling 1")
+    bx.axvline(trace.bound, color=ACCENT_COLOR, ls=":", label="$k = R^2/\\gamma^2$")
+    bx.set(xlabel="update $k$ (log scale)", ylabel="cosine", ylim=(0, 1.6),
+           title="the cosine: pushed up, capped at 1")
+    bx.legend(fontsize=8, ncol=2)
     return fig
 
 
