@@ -386,6 +386,14 @@ class LessonReport:
     screenshot: str = ""
     # Figures shown larger than their pixel size look blurry: (cell, natural px, shown px).
     upscaled: list[tuple[int, int, int]] = field(default_factory=list)
+    # Save, close and reopen.
+    dirty_on_open: bool = False
+    saved_changed_lines: int = 0
+    saved_diff: list[str] = field(default_factory=list)
+    reopen_s: float = 0.0
+    # "kernel running" / "kernel shut down" -> problems seen after reopening.
+    reopen_problems: dict[str, list[str]] = field(default_factory=dict)
+    hidden_inputs: int = 0
 
 
 def _digest(data: bytes) -> str:
@@ -405,8 +413,8 @@ class LessonPage:
         self.root = f'[data-browser-test="{self.tag}"]'
 
     # -- open and run ------------------------------------------------------------
-    def open(self, timeout_ms: float = 120_000) -> None:
-        url = self.server.notebook_url(self.name, self.ui, workspace=self.tag)
+    def open(self, timeout_ms: float = 120_000, workspace: str = "") -> None:
+        url = self.server.notebook_url(self.name, self.ui, workspace=self.tag + workspace)
         self.page.goto(url, wait_until="domcontentloaded", timeout=timeout_ms)
         self.page.wait_for_function(f"({_JS_PANEL})({json.dumps(self.name)}) !== null", timeout=timeout_ms)
         self.page.evaluate(_JS_MARK_PANEL, [self.name, self.tag])
@@ -595,3 +603,57 @@ class LessonPage:
 
     def shutdown_kernel(self) -> None:
         self.page.evaluate(_JS_SHUTDOWN, self.name)
+
+    # -- save, close, reopen -------------------------------------------------------------
+    def is_dirty(self) -> bool:
+        return bool(self.page.evaluate(f"(p) => ({_JS_PANEL})(p).context.model.dirty", self.name))
+
+    def save(self) -> None:
+        """Save as the user (or the two-minute autosave) would."""
+        self.page.evaluate(f"async (p) => await ({_JS_PANEL})(p).context.save()", self.name)
+
+    def close(self) -> None:
+        """Leave the page: the notebook view goes away, its kernel keeps running."""
+        self.page.goto("about:blank")
+
+    def widget_cells(self) -> list[dict]:
+        """Per code cell showing a widget: index, images shown, error texts, input hidden."""
+        return self.page.evaluate(
+            f"""(p) => {{
+              const w = ({_JS_PANEL})(p);
+              const out = [];
+              w.content.widgets.forEach((cell, i) => {{
+                if (cell.model.type !== 'code') return;
+                const outputs = cell.model.sharedModel.toJSON().outputs || [];
+                const isWidget = outputs.some(
+                  o => o.data && o.data['application/vnd.jupyter.widget-view+json']);
+                if (!isWidget) return;
+                const imgs = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output img'))
+                  .filter(im => im.complete && im.naturalWidth > 0 && im.getBoundingClientRect().width > 0);
+                const text = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output'))
+                  .map(e => e.innerText).join('\\n');
+                out.push({{cell: i, images: imgs.length,
+                           errors: {json.dumps(list(WIDGET_ERROR_TEXTS))}.filter(t => text.includes(t))}});
+              }});
+              return out;
+            }}""",
+            self.name,
+        )
+
+    def hidden_input_cells(self) -> list[dict]:
+        """Cells tagged ``hide-input``: index and whether their code is collapsed on screen."""
+        return self.page.evaluate(
+            f"""(p) => {{
+              const w = ({_JS_PANEL})(p);
+              const out = [];
+              w.content.widgets.forEach((cell, i) => {{
+                const tags = cell.model.getMetadata('tags') || [];
+                if (!tags.includes('hide-input')) return;
+                const editor = cell.node.querySelector('.jp-InputArea-editor');
+                const shown = !!editor && editor.getBoundingClientRect().height > 0;
+                out.push({{cell: i, collapsed: cell.inputHidden && !shown}});
+              }});
+              return out;
+            }}""",
+            self.name,
+        )

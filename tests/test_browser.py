@@ -1,20 +1,30 @@
 """Every lesson in a real browser: headless Chromium driving JupyterLab 4 (and Notebook 7).
 
-For each notebooks/NN_*.ipynb, stripped of all outputs and widget state (as a student
-gets it), in one shared ``jupyter lab`` on loopback:
+For each notebooks/NN_*.ipynb, copied as a student gets it from a fresh clone (stored
+outputs and widget state included), in one shared ``jupyter lab`` on loopback:
 
-* open it, wait for the kernel, run all cells (the ``notebook:run-all-cells`` command);
-* no cell has an error output or a traceback on stderr, every code cell ran, and no
-  widget shows "Error displaying widget" / "Model not found";
+* open it: it is not marked unsaved before anyone types;
+* run all cells (the ``notebook:run-all-cells`` command): no cell has an error output or
+  a traceback on stderr, every code cell ran, and no widget shows "Error displaying
+  widget" / "Model not found";
 * at least one slider renders; in every cell with sliders, moving one from the keyboard
   (focus the handle, press the arrow keys) changes what the cell shows, and for at least
   one slider a figure changes (its screenshot differs);
+* save (what the autosave does), leave the page, reopen it with the kernel still running,
+  then shut the kernel down and reopen it again: each time no widget error anywhere,
+  every widget cell shows an image, and every ``hide-input`` cell (check cells) has its
+  code collapsed; the saved file equals the stored lesson (a top-to-bottom run recreates
+  the same outputs and widget ids, so a student's save does not touch the tracked file);
 * the user settings Binder installs (binder/jupyter-settings) are in effect;
 * the page makes no request except to loopback (everything else is aborted and fails
   the test).
 
-The index (00_index) only gets the "runs without errors" checks. One lesson is also
-opened in Notebook 7 (/notebooks/...). Screenshots and a timing table go to
+``test_lesson_opens_clean`` serves the repository itself (root = repository, as the
+README's launch command does), opens each real notebook without running it, saves and
+leaves: the notebook is not dirty on open and ``git status --porcelain notebooks/`` is
+unchanged (empty in a clean checkout).
+
+Screenshots (after the run and after each reopen) and a timing table go to
 test-output/browser/. Needs Chromium (Debian package; ``PERCEPTRON_CHROMIUM`` overrides
 the path) and playwright: without them the tests skip, except under CI (``CI`` set),
 where they fail. ``PERCEPTRON_BROWSER_NOTEBOOKS`` points the tests at another folder
@@ -23,20 +33,23 @@ of notebooks (used to develop the test itself).
 
 from __future__ import annotations
 
+import difflib
 import importlib.util
 import os
+import shutil
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from browser_support import (
     CHROMIUM_ARGS,
+    WIDGET_ERROR_TEXTS,
     JupyterServer,
     LessonPage,
     LessonReport,
     find_chromium,
     loopback_guard,
-    stripped_copy,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +94,8 @@ def jupyter_server(tmp_path_factory):
         if importlib.util.find_spec(module) is None:
             _unavailable(f"{module} is not installed (pip install jupyterlab notebook)")
     root = tmp_path_factory.mktemp("browser-root")
-    stripped_copy(NOTEBOOKS, root, NOTEBOOK_NAMES)
+    # The lessons as committed: outputs and stored widget state, as a fresh clone has them.
+    shutil.copytree(NOTEBOOKS, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     state = tmp_path_factory.mktemp("browser-jupyter")
     server = JupyterServer(root, state, user_settings=ROOT / "binder" / "jupyter-settings")
     with server:
@@ -110,15 +124,16 @@ def _write_timings() -> None:
     if not REPORTS:
         return
     lines = [
-        f"{'notebook':<34} {'ui':<10} {'open s':>7} {'run s':>7} {'slider s':>8} {'sliders':>7}  result",
+        f"{'notebook':<34} {'ui':<10} {'open s':>7} {'run s':>7} {'slider s':>8} "
+        f"{'reopen s':>8} {'sliders':>7} {'hidden':>6}  result",
     ]
     for r in REPORTS:
         verdict = "ok" if not _problems(r) else "FAIL: " + "; ".join(_problems(r))[:150]
         lines.append(
             f"{r.name:<34} {r.ui:<10} {r.open_s:7.1f} {r.run_s:7.1f} {r.sliders_s:8.1f} "
-            f"{r.n_sliders:7d}  {verdict}"
+            f"{r.reopen_s:8.1f} {r.n_sliders:7d} {r.hidden_inputs:6d}  {verdict}"
         )
-    total = sum(r.open_s + r.run_s + r.sliders_s for r in REPORTS)
+    total = sum(r.open_s + r.run_s + r.sliders_s + r.reopen_s for r in REPORTS)
     lines.append(f"total {total:.1f} s")
     lines.append("")
     lines.append("Sliders moved with the keyboard (cell index: label, value before -> after, effect):")
@@ -152,8 +167,50 @@ def _write_timings() -> None:
     print("\n\nBrowser lesson timings (also in test-output/browser/timings.txt)\n" + text)
 
 
+def _count_changed(old: str, new: str) -> tuple[int, list[str]]:
+    diff = [
+        line
+        for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    ]
+    return len(diff), [line[:160] for line in diff[:8]]
+
+
+def _compare_saved(report: LessonReport, stored: Path, saved: Path) -> None:
+    """How many lines the browser's save changed in the stored lesson."""
+    report.saved_changed_lines, report.saved_diff = _count_changed(stored.read_text(), saved.read_text())
+
+
+def _reopen_problems(lesson: LessonPage, report: LessonReport) -> list[str]:
+    problems = []
+    texts = lesson.page.evaluate("(sel) => document.querySelector(sel).innerText", lesson.root)
+    for bad in WIDGET_ERROR_TEXTS:
+        if bad in texts:
+            problems.append(f"{bad!r} on the page")
+    for cell in lesson.widget_cells():
+        if cell["errors"]:
+            problems.append(f"cell {cell['cell']}: {cell['errors']}")
+        if not cell["images"]:
+            problems.append(f"cell {cell['cell']}: widget cell shows no image")
+    hidden = lesson.hidden_input_cells()
+    report.hidden_inputs = len(hidden)
+    for cell in hidden:
+        if not cell["collapsed"]:
+            problems.append(f"cell {cell['cell']}: tagged hide-input but its code is shown")
+    return problems
+
+
 def _problems(r: LessonReport) -> list[str]:
     problems = []
+    if r.dirty_on_open:
+        problems.append("marked unsaved as soon as it opened")
+    for mode, found in r.reopen_problems.items():
+        problems.extend(f"after reopening ({mode}): {p}" for p in found)
+    if r.saved_changed_lines:
+        problems.append(
+            f"run all + save changed {r.saved_changed_lines} lines of the stored lesson "
+            f"(re-execute it with `python -m coursetools.run`; first lines: {r.saved_diff})"
+        )
     if r.blocked:
         problems.append(f"requests to non-loopback addresses: {sorted(set(r.blocked))}")
     if r.cell_errors:
@@ -198,6 +255,8 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
     try:
         t0 = time.perf_counter()
         lesson.open(OPEN_TIMEOUT_MS)
+        lesson.settle()
+        report.dirty_on_open = lesson.is_dirty()
         t1 = time.perf_counter()
         report.open_s = t1 - t0
         lesson.run_all(RUN_TIMEOUT_MS)
@@ -221,6 +280,23 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
         lesson.find_upscaled_figures()
         lesson.screenshot(shot, min(cells) if cells else 0)
         report.screenshot = str(shot.relative_to(ROOT)) if shot.is_relative_to(ROOT) else str(shot)
+
+        # Save (as the autosave would), leave, reopen: kernel running, then shut down.
+        t3 = time.perf_counter()
+        lesson.save()
+        _compare_saved(report, NOTEBOOKS / name, jupyter_server.root_dir / name)
+        first_widget_cell = min(cells) if cells else 0
+        for mode in ("kernel running", "kernel shut down"):
+            if mode == "kernel shut down":
+                lesson.shutdown_kernel()
+            lesson.close()
+            lesson.open(OPEN_TIMEOUT_MS, workspace="-" + mode.split()[1])
+            lesson.settle(quiet_ms=1500)
+            report.reopen_problems[mode] = _reopen_problems(lesson, report)
+            lesson.screenshot(
+                OUTPUT / f"{Path(name).stem}-{ui}-reopen-{mode.split()[1]}.png", first_widget_cell
+            )
+        report.reopen_s = time.perf_counter() - t3
     except Exception:
         try:
             lesson.screenshot(shot, None)
@@ -260,3 +336,60 @@ def test_loopback_filter(url, allowed):
     from browser_support import is_loopback
 
     assert is_loopback(url) is allowed
+
+
+@pytest.fixture(scope="module")
+def repo_server(tmp_path_factory):
+    """``jupyter lab`` rooted at the repository itself, as the README launches it."""
+    state = tmp_path_factory.mktemp("browser-jupyter-repo")
+    with JupyterServer(ROOT, state, user_settings=ROOT / "binder" / "jupyter-settings") as server:
+        yield server
+
+
+def _git_status(path: Path) -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "status", "--porcelain", "--", str(path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None  # not a git checkout (e.g. an sdist): the byte comparison still runs
+    return out.stdout
+
+
+@pytest.mark.skipif(NOTEBOOKS != ROOT / "notebooks", reason="needs the repository's own notebooks")
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_lesson_opens_clean(name, repo_server, chromium):
+    """Open a real lesson (no run), save as the autosave would, leave: nothing changes."""
+    path = ROOT / "notebooks" / name
+    before_bytes = path.read_bytes()
+    before_status = _git_status(path)
+    report = LessonReport(name=name, ui="lab")
+    context = chromium.new_context(viewport={"width": 1280, "height": 1000}, service_workers="block")
+    loopback_guard(context, report.blocked)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    lesson = LessonPage(page, repo_server, f"notebooks/{name}", "lab", report)
+    try:
+        lesson.open(OPEN_TIMEOUT_MS, workspace="-clean")
+        lesson.settle(quiet_ms=1500)
+        dirty = lesson.is_dirty()
+        lesson.save()
+        lesson.shutdown_kernel()
+        lesson.close()
+    finally:
+        context.close()
+        after_bytes = path.read_bytes()
+        if after_bytes != before_bytes:
+            path.write_bytes(before_bytes)  # never leave a lesson modified by the test
+    changed, first = _count_changed(before_bytes.decode(), after_bytes.decode())
+    assert not dirty, f"{name} is marked unsaved as soon as it opens"
+    assert changed == 0, (
+        f"opening and saving {name} in JupyterLab changed {changed} lines; store it with "
+        f"`python -m coursetools.run notebooks/{name}` (first changes: {first})"
+    )
+    assert _git_status(path) == before_status, f"git status of {name} changed by opening it"
+    assert not report.blocked, f"requests to non-loopback addresses: {report.blocked}"

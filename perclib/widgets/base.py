@@ -14,10 +14,10 @@ The object also carries a static PNG in its display bundle, so exports that cann
 run widgets (HTML/PDF handouts, an untrusted notebook) show the figure instead of a
 dead slider.
 
-Importing this module gives every widget made afterwards in the process a model id
-from a counter (:func:`stable_model_ids`): a lesson run top to bottom in a fresh kernel
-creates the same ids every time, so the widget state stored in the notebook file keeps
-matching the outputs a student's own run saves (README, "Changing a lesson").
+Importing this module gives every widget a cell makes afterwards a model id derived
+from the cell's source (:func:`stable_model_ids`): every run of a lesson creates the
+same ids, so the widget state stored in the notebook file keeps matching the outputs a
+student's own run saves (README, "Changing a lesson").
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import base64
 import hashlib
 import io
 import itertools
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -38,16 +39,38 @@ from PIL import Image
 Redraw = Callable[[dict[str, Any]], str | None]
 
 
-def _model_id(n: int) -> str:
-    return hashlib.sha1(f"perclib-widget-{n}".encode()).hexdigest()[:32]
+def _hex_id(key: str) -> str:
+    return hashlib.sha1(key.encode()).hexdigest()[:32]
+
+
+def _execute_request() -> tuple[str, str] | None:
+    """(msg_id, code) of the cell the kernel is running now, None outside a cell."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
+        return None
+    kernel = getattr(get_ipython(), "kernel", None)
+    if kernel is None or not hasattr(kernel, "get_parent"):
+        return None
+    parent = kernel.get_parent() or {}
+    header = parent.get("header", {})
+    if header.get("msg_type") != "execute_request":
+        return None  # e.g. a slider callback (comm message): no stable id needed
+    return header.get("msg_id", ""), parent.get("content", {}).get("code", "")
 
 
 def stable_model_ids() -> None:
-    """Number the model ids of widgets created from now on: ``0, 1, 2, ...`` hashed.
+    """Give widgets model ids that depend only on the cell that creates them.
 
-    Installed once per process (on import of this module); later calls do nothing.
-    A widget given an explicit ``model_id`` keeps it, and a construction callback
-    installed earlier still runs.
+    Inside a kernel, the k-th widget a cell creates gets the id
+    ``sha1(cell source, k)``: the same whenever that cell runs, in any order and in
+    any kernel, so a saved lesson's outputs always name models whose state the
+    lesson file stores (see ``coursetools.run``). When a cell runs again in the same
+    kernel, the widget still holding that id (from the earlier run, whose output
+    the re-run replaced) is closed first. Widgets made outside a cell (in a slider
+    callback) keep random ids; outside a kernel the ids come from a counter.
+    Installed once per process (on import of this module); later calls do nothing;
+    an explicit ``model_id`` is kept and an earlier construction callback still runs.
 
     Examples
     --------
@@ -59,17 +82,42 @@ def stable_model_ids() -> None:
     if getattr(widgets.Widget, "_perclib_model_ids", None) is not None:
         return
     counter = itertools.count()
+    cell = {"msg_id": None, "n": 0}
+    made: dict[str, weakref.ref] = {}
     previous = widgets.Widget._widget_construction_callback
 
     def on_constructed(widget: widgets.Widget) -> None:
         # Runs in Widget.__init__ just before the comm opens with this id.
         if getattr(widget, "_model_id", None) is None:
-            widget._model_id = _model_id(next(counter))
+            request = _execute_request()
+            if request is None:
+                if not _in_kernel():
+                    widget._model_id = _hex_id(f"perclib-widget-{next(counter)}")
+                # else: a slider callback; ipywidgets' random id is right there
+            else:
+                msg_id, code = request
+                if msg_id != cell["msg_id"]:
+                    cell["msg_id"], cell["n"] = msg_id, 0
+                model_id = _hex_id(f"{code}\0{cell['n']}")
+                cell["n"] += 1
+                old = made.get(model_id)
+                if old is not None and old() is not None and old().comm is not None:
+                    old().close()  # from an earlier run of this cell; its output is gone
+                made[model_id] = weakref.ref(widget)
+                widget._model_id = model_id
         if callable(previous):
             previous(widget)
 
     widgets.Widget._perclib_model_ids = counter
     widgets.Widget.on_widget_constructed(on_constructed)
+
+
+def _in_kernel() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover
+        return False
+    return getattr(get_ipython(), "kernel", None) is not None
 
 
 stable_model_ids()
