@@ -393,3 +393,20 @@ def test_lesson_opens_clean(name, repo_server, chromium):
     )
     assert _git_status(path) == before_status, f"git status of {name} changed by opening it"
     assert not report.blocked, f"requests to non-loopback addresses: {report.blocked}"
+
+
+def test_readme_launch_matches_binder():
+    """The README's launch roots the server at the repository and opens the page Binder opens."""
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    launch = re.findall(r"```bash\n(.*?)```", quick, flags=re.S)[0].strip()
+    words = shlex.split(launch.split("&&")[-1])
+    assert "--ServerApp.root_dir=." in words, f"launch must root the server at the repository: {launch}"
+    opened = [w for w in words if w.endswith(".ipynb")]
+    assert opened == ["notebooks/00_index.ipynb"], launch
+    for text in (readme, (ROOT / "notebooks" / INDEX).read_text()):
+        for urlpath in re.findall(r"mybinder\.org/v2/[^\s)\]\"]*urlpath=([^\s)\]\"&]+)", text):
+            assert urlpath == "lab/tree/" + opened[0], f"Binder opens {urlpath}, README {opened[0]}"
