@@ -18,6 +18,7 @@ estimates with standard errors, meant to be compared with them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import numbers
 from dataclasses import dataclass
@@ -183,6 +184,7 @@ def _H(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return ndtr(-x)  # H(x) = int_x^inf Dt
 
 
+@functools.lru_cache(maxsize=4096)
 def _gibbs_overlap(alpha: float) -> float:
     """R of Gibbs learning: R / sqrt(1 - R) = alpha/pi int Dt exp(-R t^2/2) / H(-sqrt(R) t)."""
 
@@ -223,6 +225,7 @@ def _stability_coefficient(R: float, kappa: float, alpha: float) -> float:
     return 1 - R**2 - alpha * float(np.sum(_DT[inside] * weight * (kappa - t) ** 2))
 
 
+@functools.lru_cache(maxsize=4096)  # widgets and lessons reuse grids
 def _max_stability(alpha: float) -> tuple[float, float]:
     """(kappa_max, R) of the maximally stable student at ``alpha``."""
 

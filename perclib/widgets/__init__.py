@@ -17,6 +17,7 @@ from perclib.widgets.nonseparable import (
 )
 from perclib.widgets.registry import all_demos
 from perclib.widgets.separability import TWO_INPUT_NAMES, build_boolean_separator, truth_table
+from perclib.widgets.statmech import build_capacity_explorer, build_learning_explorer
 from perclib.widgets.threshold import build_bias_trick_demo, build_threshold_demo
 
 __all__ = [
@@ -37,4 +38,6 @@ __all__ = [
     "build_margin_family", "build_margin_training",
     # lesson 7
     "build_kernel_boundary", "build_noise_comparison", "kernel_datasets",
+    # lesson 8
+    "build_capacity_explorer", "build_learning_explorer",
 ]
