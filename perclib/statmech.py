@@ -465,6 +465,10 @@ def capacity_sample(
         for s in range(n_samples):
             X = gen.standard_normal((int(sizes.max()), N))
             y = gen.choice(np.array([-1.0, 1.0]), size=int(sizes.max()))
+            first_failure = np.inf  # fewest patterns of this stream found non-separable
             for i, P in enumerate(sizes):
-                margins[i, s] = _best_stability(X[:P], y[:P])
+                # More patterns never make a non-separable set separable: skip the solve.
+                margins[i, s] = -np.inf if P >= first_failure else _best_stability(X[:P], y[:P])
+                if margins[i, s] == -np.inf:
+                    first_failure = min(first_failure, P)
     return CapacitySample(N=N, alpha=a, margins=margins)
