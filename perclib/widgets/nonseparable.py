@@ -126,7 +126,7 @@ def noise_sweep(
     return out
 
 
-def build_noise_comparison(*, P: int = 60, seeds: int = 10, epochs: int = 20) -> SliderFigure:
+def build_noise_comparison(*, P: int = 60, seeds: int = 8, epochs: int = 20) -> SliderFigure:
     """A label-noise slider comparing the last, pocket, averaged and voted predictors.
 
     Examples
@@ -136,7 +136,7 @@ def build_noise_comparison(*, P: int = 60, seeds: int = 10, epochs: int = 20) ->
     ['noise']
     """
     noises = np.round(np.arange(0.0, 0.3001, 0.05), 2)
-    sweep = noise_sweep(noises, P=P, N=2, seeds=seeds, epochs=epochs)
+    sweep = noise_sweep(noises, P=P, N=2, seeds=seeds, epochs=epochs, n_test=1000)
     mean = sweep.mean(axis=1)
     shown = [noisy_teacher(P, 2, float(noise), seed=0) for noise in noises]
     lines_w = [four_predictors(X, y, epochs=epochs, seed=0) for X, y, _ in shown]
