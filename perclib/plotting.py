@@ -15,8 +15,9 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
+from matplotlib.legend import Legend
 from matplotlib.lines import Line2D
-from matplotlib.text import Annotation
+from matplotlib.text import Annotation, Text
 from numpy.typing import ArrayLike, NDArray
 
 #: Okabe-Ito colours, one job each.
@@ -33,23 +34,123 @@ NEGATIVE_MARKER = "s"
 _NO_POINTS = np.empty((0, 2))
 
 
-def new_figure(
-    ncols: int = 1, *, width: float = 4.2, height: float = 3.6, dpi: float = 80
-) -> tuple[Figure, list[Axes]]:
-    """A figure with ``ncols`` axes in a row, made without pyplot.
+#: Pixels per inch of every course figure: what the notebook shows at 100% zoom
+#: (the image is displayed at its natural size) and what handouts embed.
+DISPLAY_DPI = 100
+#: Smallest text on a figure, in pixels at ``DISPLAY_DPI`` (about 7.2 pt).
+MIN_FONT_PX = 10.0
+#: Widest figure: fits the output column of JupyterLab / Notebook 7 without shrinking.
+MAX_WIDTH_PX = 900
+#: Narrowest default figure (one panel).
+MIN_WIDTH_PX = 500
 
+#: Default sizes (points) of the course style; all at least ``MIN_FONT_PX``.
+FONT_SIZES = {"text": 10.0, "title": 10.0, "legend": 9.0, "ticks": 9.0, "label": 10.0}
+
+
+class CourseFigure(Figure):
+    """A Figure that never draws text smaller than :data:`MIN_FONT_PX` pixels.
+
+    Any text made smaller on purpose (a crowded tick label, an annotation) is raised
+    to the floor at draw time, so a figure stays readable on screen and in print
+    whatever its builder asked for.
+    """
+
+    def draw(self, renderer):  # noqa: D102 - matplotlib's
+        enforce_min_font(self)
+        super().draw(renderer)
+
+
+def enforce_min_font(fig: Figure, min_px: float = MIN_FONT_PX) -> int:
+    """Raise every text of ``fig`` below ``min_px`` pixels to it; return how many changed.
+
+    Examples
+    --------
+    >>> fig, (ax,) = new_figure()
+    >>> t = ax.text(0, 0, "tiny", fontsize=4)
+    >>> enforce_min_font(fig), round(t.get_fontsize() * fig.dpi / 72, 1)
+    (1, 10.0)
+    """
+    floor_pt = min_px * 72.0 / fig.dpi
+    changed = 0
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < floor_pt - 1e-9:
+            text.set_fontsize(floor_pt)
+            changed += 1
+    return changed
+
+
+def new_figure(
+    ncols: int = 1,
+    *,
+    width: float | None = None,
+    height: float = 3.6,
+    dpi: float = DISPLAY_DPI,
+) -> tuple[Figure, list[Axes]]:
+    """A figure with ``ncols`` axes in a row, made without pyplot, in the course style.
+
+    ``width`` is per panel, in inches (default 5.4 for one panel, 4.2 each for
+    more). A figure wider than :data:`MAX_WIDTH_PX` is scaled down as a whole (its
+    fonts keep their pixel size), so it is never shrunk by the notebook column.
     A pyplot-free figure is not auto-displayed by the notebook, which is what the
     widgets need (they show the figure through an image widget instead).
 
     Examples
     --------
     >>> fig, (ax,) = new_figure()
-    >>> len(fig.axes)
-    1
+    >>> len(fig.axes), int(fig.get_size_inches()[0] * fig.dpi)
+    (1, 540)
+    >>> fig, axes = new_figure(3)
+    >>> int(round(fig.get_size_inches()[0] * fig.dpi))
+    900
     """
-    fig = Figure(figsize=(width * ncols, height), dpi=dpi, layout="constrained")
+    if width is None:
+        width = 5.4 if ncols == 1 else 4.2
+    total_w, total_h = width * ncols, height
+    scale = min(1.0, MAX_WIDTH_PX / (total_w * dpi))
+    fig = CourseFigure(figsize=(total_w * scale, total_h * scale), dpi=dpi, layout="constrained")
     axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
+    for ax in axes:
+        style_axes(ax)
     return fig, axes
+
+
+def style_axes(ax: Axes) -> None:
+    """Tick and label sizes of the course style (also for axes added later, e.g. 3-D).
+
+    Examples
+    --------
+    >>> fig, (ax,) = new_figure(); style_axes(ax); ax.title.get_fontsize()
+    10.0
+    """
+    ax.tick_params(labelsize=FONT_SIZES["ticks"])
+    ax.title.set_fontsize(FONT_SIZES["title"])
+    for axis in (ax.xaxis, ax.yaxis, getattr(ax, "zaxis", None)):
+        if axis is not None:
+            axis.label.set_fontsize(FONT_SIZES["label"])
+
+
+def diagram_panel(ax: Axes) -> None:
+    """Mark a panel as a diagram (e.g. a grid of miniatures), not a coordinate plot.
+
+    Its axes, ticks and spines are turned off; the style test exempts only panels
+    marked this way from "every panel has tick numbers".
+
+    Examples
+    --------
+    >>> fig, (ax,) = new_figure(); diagram_panel(ax); ax.axison, is_diagram(ax)
+    (False, True)
+    """
+    ax.set_axis_off()
+    ax.set_gid(_DIAGRAM_GID)
+
+
+def is_diagram(ax: Axes) -> bool:
+    """True for a panel marked with :func:`diagram_panel`."""
+    return ax.get_gid() == _DIAGRAM_GID
+
+
+_DIAGRAM_GID = "course-diagram-panel"
 
 
 def setup_plane(ax: Axes, limits: tuple[float, float, float, float] = (-2, 2, -2, 2)) -> None:
@@ -240,11 +341,71 @@ def update_arrow(arrow: Annotation, w: ArrayLike, theta: float = 0.0, *, length:
     arrow.set_position(tuple(foot))
 
 
-def legend(ax: Axes, **kwargs: object) -> None:
-    """The course's legend style: small, framed, outside the data where possible.
+def legend(ax: Axes, *, inside: bool = False, **kwargs: object) -> Legend:
+    """The course's legend: beside the axes (off the data), or ``inside`` at the best spot.
+
+    Outside, it sits to the right of the axes, top-aligned, and constrained layout
+    makes room for it; inside (for panels too narrow to share), matplotlib picks the
+    corner with the fewest artists.
 
     Examples
     --------
-    >>> fig, (ax,) = new_figure(); _ = plot_patterns(ax, [[0, 0]], [1]); legend(ax)
+    >>> fig, (ax,) = new_figure(); _ = plot_patterns(ax, [[0, 0]], [1]); leg = legend(ax)
+    >>> leg.get_texts()[0].get_fontsize() >= FONT_SIZES["legend"]
+    True
     """
-    ax.legend(**({"loc": "upper left", "fontsize": 8, "framealpha": 0.9} | kwargs))
+    if inside or "loc" in kwargs or "bbox_to_anchor" in kwargs:
+        base = {"loc": "best", "framealpha": 0.9}  # the caller places it
+    else:
+        base = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "borderaxespad": 0.0,
+                "frameon": False}
+    return ax.legend(**({"fontsize": FONT_SIZES["legend"]} | base | kwargs))
+
+
+def direct_labels(
+    ax: Axes, lines: list[Line2D], labels: list[str], *, min_gap: float = 0.06
+) -> list[Annotation]:
+    """Name each line at its right end, in its colour, instead of a legend.
+
+    Labels sit just right of the axes at the height of each line's last point, pushed
+    apart to at least ``min_gap`` (fraction of the axes height) so they never overlap.
+    Call again after the lines move (it repositions the same labels).
+
+    Examples
+    --------
+    >>> fig, (ax,) = new_figure()
+    >>> a, = ax.plot([0, 1], [0, 1]); b, = ax.plot([0, 1], [0, 0.98])
+    >>> texts = direct_labels(ax, [a, b], ["a", "b"])
+    >>> [t.get_text() for t in texts]
+    ['a', 'b']
+    """
+    found = getattr(ax, "_course_direct_labels", None)
+    if found is None or len(found) != len(lines):
+        found = [
+            ax.annotate(label, xy=(1.0, 0.5), xycoords="axes fraction", xytext=(4, 0),
+                        textcoords="offset points", va="center", ha="left",
+                        fontsize=FONT_SIZES["legend"], color=line.get_color(), annotation_clip=False)
+            for line, label in zip(lines, labels, strict=True)
+        ]
+        ax._course_direct_labels = found
+    to_axes = ax.transAxes.inverted()
+    ys = []
+    for line in lines:
+        x, y = line.get_xdata(), line.get_ydata()
+        if len(x) == 0:
+            ys.append(0.5)
+            continue
+        point = ax.transData.transform((float(np.asarray(x)[-1]), float(np.asarray(y)[-1])))
+        ys.append(float(np.clip(to_axes.transform(point)[1], 0.0, 1.0)))
+    order = np.argsort(ys)
+    placed = np.array(ys, dtype=float)
+    last = -np.inf
+    for i in order:  # bottom to top, each at least min_gap above the previous
+        placed[i] = max(placed[i], last + min_gap)
+        last = placed[i]
+    overflow = last - 1.0
+    if overflow > 0:
+        placed -= overflow
+    for text, y in zip(found, placed, strict=True):
+        text.xy = (1.0, float(y))
+    return found

@@ -24,8 +24,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import html
 import io
 import itertools
+import re
+import textwrap
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -37,6 +40,19 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 Redraw = Callable[[dict[str, Any]], str | None]
+
+_STATUS_PT = 10.0  # the status line in a static frame: 14 px at 100 dpi
+
+
+def _plain_text(html_text: str) -> str:
+    """The status line without HTML: tags dropped, entities decoded, spaces collapsed.
+
+    >>> _plain_text("w = <b>1</b> &nbsp;|&nbsp; x<br>y")
+    'w = 1 | x y'
+    """
+    no_tags = re.sub(r"<br\s*/?>", " ", html_text)
+    no_tags = re.sub(r"<[^>]+>", "", no_tags)
+    return " ".join(html.unescape(no_tags).split())
 
 
 def _hex_id(key: str) -> str:
@@ -227,12 +243,42 @@ class SliderFigure:
         frame.save(buffer, format="png", compress_level=1)
         return buffer.getvalue()
 
+    def static_png(self) -> bytes:
+        """The frame kept for handouts: the figure with its status line (the key) under it.
+
+        A printed page has no slider and no HTML status, so the line that explains the
+        picture (values, counts, what the colours mean) is drawn into the image.
+        """
+        figure_png = self.image.value or self.png()
+        status = _plain_text(self.status.value)
+        if not status:
+            return figure_png
+        frame = Image.open(io.BytesIO(figure_png)).convert("RGBA")
+        dpi = self.figure.dpi
+        chars = max(20, int(frame.width / (0.6 * _STATUS_PT * dpi / 72)))
+        lines = textwrap.wrap(status, width=chars) or [status]
+        line_px = 1.45 * _STATUS_PT * dpi / 72
+        strip = Figure(figsize=(frame.width / dpi, (len(lines) * line_px + 8) / dpi), dpi=dpi)
+        strip.text(
+            0.01, 0.5, "\n".join(lines), fontsize=_STATUS_PT, va="center", ha="left", color="#222222"
+        )
+        canvas = FigureCanvasAgg(strip)
+        canvas.draw()
+        w, h = canvas.get_width_height()
+        text = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
+        out = Image.new("RGBA", (frame.width, frame.height + text.height), "white")
+        out.paste(frame, (0, 0))
+        out.paste(text, (0, frame.height))
+        buffer = io.BytesIO()
+        out.save(buffer, format="png", optimize=True)
+        return buffer.getvalue()
+
     def _on_change(self, change: dict[str, Any]) -> None:
         self.refresh()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # Live frontends prefer the widget view; static exports fall back to the PNG.
         bundle = dict(self.widget._repr_mimebundle_(include=include, exclude=exclude) or {})
-        bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
+        bundle["image/png"] = base64.b64encode(self.static_png()).decode("ascii")
         bundle["text/plain"] = f"<{type(self).__name__}: {', '.join(self.controls)}>"
         return bundle

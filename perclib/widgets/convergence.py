@@ -284,7 +284,7 @@ def build_training_stepper(
         label="pattern of update $k$",
     )
     # Below the plane: inside it the legend would hide patterns and arrows.
-    legend(ax, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+    legend(ax, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     ax.set_title("the ring marks the pattern behind update $k$", fontsize=9)
 
     bx.plot(ks, np.sqrt(ks) * trace.R, color=ACCENT_COLOR, lw=1.6, label="$\\sqrt{k}\\,R$ (upper bound)")
@@ -298,7 +298,7 @@ def build_training_stepper(
     bx.set_ylim(min(0.0, float(trace.overlap.min())) - 0.05, 1.08 * top)
     bx.set_xlabel("update $k$")
     bx.set_ylabel("length")
-    bx.legend(loc="upper left", fontsize=7, framealpha=0.9)
+    bx.legend(loc="upper left", fontsize=8, framealpha=0.9)
     bx.set_title(f"$R^2/\\gamma^2 = {trace.bound:.1f}$ updates at most; this run: {n}", fontsize=9)
 
     def redraw(values: dict[str, Any]) -> str:
@@ -418,7 +418,7 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
     points = plot_patterns(ax, views[0], sweep["y"][0])
     decision_line(ax, [1.0, 0.0], color=MARGIN_COLOR, lw=1.2, label="teacher $u \\cdot x = 0$")
     bands = margin_lines(ax, [1.0, 0.0], 0.0, float(grid[0]))
-    legend(ax, fontsize=7)
+    legend(ax, fontsize=8)
     ax.set_title("no pattern inside the band $|u \\cdot x| < \\gamma$", fontsize=9)
 
     bx.semilogy(sweep["margin"], sweep["bound"], color=ACCENT_COLOR, lw=1.6, label="bound $R^2/\\gamma^2$")
@@ -428,7 +428,7 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
     (dots,) = bx.plot([], [], "o", ms=9, mfc="none", mec=HIGHLIGHT_COLOR, mew=1.8)
     bx.set_xlabel("teacher margin $\\gamma$")
     bx.set_ylabel("updates")
-    bx.legend(loc="upper right", fontsize=7, framealpha=0.9)
+    bx.legend(loc="upper right", fontsize=8, framealpha=0.9)
     bx.set_title(f"P = {P} patterns in N = {N} dimensions", fontsize=9)
 
     def redraw(values: dict[str, Any]) -> str:

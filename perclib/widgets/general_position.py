@@ -33,6 +33,7 @@ from perclib.plotting import (
     NEGATIVE_MARKER,
     POSITIVE_COLOR,
     POSITIVE_MARKER,
+    diagram_panel,
     new_figure,
     setup_plane,
 )
@@ -219,7 +220,7 @@ def build_point_mover(
     bx.set_xlim(-0.6, 3.6)
     bx.set_ylim(-0.6, 3.6)
     bx.set_aspect("equal")
-    bx.set_axis_off()  # no ticks or spines to draw: the frames give the panel its structure
+    diagram_panel(bx)  # 16 miniatures, not a coordinate plot: no ticks or spines
     labels = all_labelings(4)
     is_pos = labels > 0
     pos = bx.scatter(np.zeros(int(is_pos.sum())), np.zeros(int(is_pos.sum())), s=22, marker=POSITIVE_MARKER,

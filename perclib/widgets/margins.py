@@ -24,6 +24,7 @@ from perclib.plotting import (
     NORMAL_COLOR,
     POSITIVE_COLOR,
     decision_line,
+    direct_labels,
     margin_lines,
     new_figure,
     normal_arrow,
@@ -260,13 +261,14 @@ def build_margin_training(
     w_line = decision_line(ax, best.w, label="current weights")
     w_margins = margin_lines(ax, best.w, 0.0, best.gamma)
     w_arrow = normal_arrow(ax, best.w, length=0.8)
-    ax.set_title("current weights (black), optimum (dotted)", fontsize=9)
+    ax.set_title("current line (black), best (dotted)")
 
     styles = {"perceptron": ("-", "black"), "margin perceptron": ("--", NEGATIVE_COLOR),
               "MinOver": ("-.", POSITIVE_COLOR), "AdaTron": (":", NORMAL_COLOR)}
+    curves = []
     for name, (_, m) in runs.items():
         steps = np.arange(m.size)
-        ax_curve.plot(steps + 1, m, styles[name][0], color=styles[name][1], lw=1.5, label=name)
+        curves += ax_curve.plot(steps + 1, m, styles[name][0], color=styles[name][1], lw=1.5, label=name)
     ax_curve.axhline(best.gamma, color=ACCENT_COLOR, lw=1.0, ls=":")
     ax_curve.set_xscale("log")
     ax_curve.set_xlim(1, max_steps + 1)
@@ -278,11 +280,15 @@ def build_margin_training(
     ax_curve.xaxis.set_minor_locator(NullLocator())  # minor log ticks are slow to draw
     ax_curve.set_xticks([1, 10, 100, 1000][: 2 + int(np.log10(max_steps + 1))])
     (marker,) = ax_curve.plot([], [], "o", color=HIGHLIGHT_COLOR, ms=8, zorder=5)
-    ax_curve.set_title("black: perceptron, orange: with margin,\nblue: MinOver, red: AdaTron", fontsize=8)
+    # Each curve named at its end, in its colour: four dashed traces need no colour key.
+    direct_labels(ax_curve, curves, [_SHORT_NAMES.get(name, name) for name in runs], min_gap=0.09)
+    ax_curve.set_title("margin, update by update")
 
     controls = {
         "algorithm": widgets.Dropdown(options=list(_ALGORITHMS), value="MinOver", description="algorithm"),
-        "step": widgets.IntSlider(value=max_steps, min=0, max=max_steps, step=1, description="update",
+        # Start half-way on the log axis, where the four runs still differ.
+        "step": widgets.IntSlider(value=int(round(np.sqrt(max_steps))), min=0, max=max_steps, step=1,
+                                  description="update",
                                   continuous_update=True),
     }
 
@@ -305,6 +311,8 @@ def build_margin_training(
 
     return SliderFigure(fig, controls, redraw, moving=[w_line, *w_margins, w_arrow, marker])
 
+
+_SHORT_NAMES = {"margin perceptron": "with margin"}
 
 DEMOS = {
     "margin_family": build_margin_family,

@@ -208,7 +208,7 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
     X = boolean_cube(2)
     best = best_line_scores(2)
 
-    fig, (ax,) = new_figure(width=4.4, height=4.0)
+    fig, (ax,) = new_figure(width=5.2, height=4.7)
     setup_plane(ax, _LIMITS)
     shade = Polygon(np.empty((0, 2)), closed=True, facecolor=POSITIVE_COLOR, alpha=0.12,
                     edgecolor="none", zorder=0)

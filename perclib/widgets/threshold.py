@@ -398,7 +398,7 @@ def build_threshold_demo(
     X = as_patterns(X)
     if target is not None:
         target = as_labels(target, X.shape[0], name="target")
-    fig, (ax,) = new_figure(width=4.4, height=3.9)
+    fig, (ax,) = new_figure(width=5.2, height=4.6)
     setup_plane(ax, limits)
     artists = ThresholdArtists(ax, X, limits)
     # The key lives in the HTML status, not in a matplotlib legend: a legend costs about
@@ -451,19 +451,25 @@ class BiasTrickArtists:
         ax.set_xlim(xmin, xmax)
         ax.set_ylim(ymin, ymax)
         ax.set_zlim(*z_range)
-        # No 3-D panes, ticks or grid (their text is most of the cost of a 3-D draw): thin
-        # coordinate axes through the origin instead, which is the point the picture is about.
-        ax.set_axis_off()
+        # Tick numbers on a few ticks only (3-D text is the dear part of a draw), no panes or
+        # grid: the thin coordinate axes through the origin are what the picture is about.
+        ax.set_xticks([xmin, 0.0, xmax])
+        ax.set_yticks([ymin, 0.0, ymax])
+        ax.set_zticks([0.0, 1.0])
+        for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+            axis.set_pane_color((1.0, 1.0, 1.0, 0.0))
+        ax.grid(False)
+        ax.tick_params(labelsize=9, pad=0)
         zmin, zmax = float(z_range[0]), float(z_range[1])
         axis_style = {"color": "#9a9a9a", "lw": 0.8}
         ax.plot([xmin, xmax], [0.0, 0.0], [0.0, 0.0], **axis_style)
         ax.plot([0.0, 0.0], [ymin, ymax], [0.0, 0.0], **axis_style)
         ax.plot([0.0, 0.0], [0.0, 0.0], [zmin, zmax], **axis_style)
         for position, text in (((xmax, 0.0, 0.0), "$x_1$"), ((0.0, ymax, 0.0), "$x_2$"),
-                               ((0.0, 0.0, zmax), "$x_3$"), ((xmin, ymax, 1.05), "plane $x_3 = 1$")):
-            ax.text(*position, text, fontsize=8, color="#555555")
+                               ((0.0, 0.0, zmax), "$x_3$"), ((xmin, ymin, 1.1), "plane $x_3 = 1$")):
+            ax.text(*position, text, fontsize=10, color="#555555")
         ax.view_init(elev=18, azim=-60)
-        ax.set_box_aspect(None, zoom=1.3)  # without panes the default leaves a wide empty margin
+        ax.set_box_aspect(None, zoom=1.05)  # room for the tick numbers
         square = [[xmin, ymin, 1.0], [xmax, ymin, 1.0], [xmax, ymax, 1.0], [xmin, ymax, 1.0]]
         ax.add_collection3d(Poly3DCollection([square], facecolor="#bbbbbb", alpha=0.18, edgecolor="#999999"))
         self.plane = Poly3DCollection([np.zeros((3, 3))], facecolor=NORMAL_COLOR, alpha=0.18,
@@ -527,8 +533,8 @@ def build_bias_trick_demo(
     ax3 = fig.add_subplot(1, 2, 2, projection="3d")
     setup_plane(ax2, limits)
     flat = ThresholdArtists(ax2, X, limits)
-    ax2.set_title("the unit in the plane", fontsize=9)
-    ax3.set_title(r"lifted: $\hat w\cdot\hat x = 0$ through the origin", fontsize=9)
+    ax2.set_title("the unit in the plane")
+    ax3.set_title(r"lifted: $\hat w\cdot\hat x = 0$ through the origin")
     lifted = BiasTrickArtists(ax3, X, limits)
     controls = {
         "angle": _float_slider("angle of w (degrees)", angle, -180.0, 180.0, 1.0),
