@@ -96,3 +96,16 @@ def test_start_bound_holds_on_integer_data_with_ties(seed):
         run = perceptron(X, y, eta=eta, w0=w0, max_epochs=100_000)
         assert run.converged
         assert run.n_updates <= mistake_bound(u, X, y, w0=w0, eta=eta, sharp=True) * (1 + 1e-9)
+
+
+def test_a_start_can_cost_more_than_one_a():
+    # Section 6: three patterns whose run from a = ||w0|| / (eta gamma*) = 10^4, pointing
+    # away from the maximum-margin separator, needs k > B + 1.07 a (bound: B + 2a).
+    X = np.array([[-0.98, -0.42], [1.30, 1.79], [0.76, -0.64]])
+    y = np.array([-1.0, 1.0, 1.0])
+    best = max_margin(X, y)
+    B = (np.max(np.linalg.norm(X, axis=1)) / best.gamma) ** 2
+    for eta in (1.0, 0.25):
+        w0 = -1e4 * eta * best.gamma * best.w
+        k = perceptron(X, y, eta=eta, w0=w0, max_epochs=10**6).n_updates
+        assert B + 1.07e4 < k <= B + 2e4
