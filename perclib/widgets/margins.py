@@ -10,6 +10,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import numpy as np
+from matplotlib.collections import EllipseCollection
 from matplotlib.patches import Polygon
 from matplotlib.ticker import NullLocator
 from numpy.typing import NDArray
@@ -76,7 +77,8 @@ def build_margin_family(
     """Slider for gamma: the separators with margin >= gamma shrink to the optimal one.
 
     Left: the data, the *admissible* normals (a sector) and the lines they define
-    (a shaded double wedge) for the chosen gamma; the maximum-margin line dotted; and
+    (a shaded double wedge) for the chosen gamma; the balls of radius gamma around the
+    patterns, which every line of H_gamma separates; the maximum-margin line dotted; and
     one separator, turned by ``angle`` degrees from the optimum, with its margin lines
     and its closest pattern ringed (blue circles +1, orange squares -1). Right: the
     margin of every direction as a function of its angle from the optimum, the level
@@ -120,6 +122,12 @@ def build_margin_family(
                 label=r"normals in $H_\gamma$")
     )
     best_line = decision_line(ax, best.w, 0.0, color=ACCENT_COLOR, lw=1.2, ls=":")
+    # Balls of radius gamma: margin >= gamma means every ball is on its label's side.
+    ball_colours = [POSITIVE_COLOR if label > 0 else NEGATIVE_COLOR for label in y]
+    balls = EllipseCollection(np.zeros(len(X)), np.zeros(len(X)), np.zeros(len(X)), units="xy",
+                              offsets=X, offset_transform=ax.transData, facecolors=ball_colours,
+                              edgecolors="none", alpha=0.18, zorder=0.8)
+    ax.add_collection(balls)
     points = plot_patterns(ax, X, y, label=False)
     ring = ax.scatter([], [], s=160, facecolors="none", edgecolors=HIGHLIGHT_COLOR, linewidths=1.8,
                       zorder=4)
@@ -187,6 +195,8 @@ def build_margin_family(
             set_text = (f"γ = {gamma:.3f} (γ<sub>max</sub> = {g_max:.3f}): admissible normals from "
                         f"{a:+.1f}° to {b:+.1f}° around the optimum, <b>{b - a:.1f}° wide</b>")
         level.set_ydata([gamma, gamma])
+        balls.set_widths(np.full(len(X), 2 * gamma))
+        balls.set_heights(np.full(len(X), 2 * gamma))
 
         u = _unit(phi_star + np.radians(turn))
         m = float(direction_margins(X, y, [phi_star + np.radians(turn)])[0])
@@ -202,8 +212,8 @@ def build_margin_family(
         return (f"{set_text}<br>chosen separator at {turn:+.0f}°: margin {m:+.3f}, "
                 f"<b>{inside}</b> H<sub>γ</sub>")
 
-    moving = [lines_patch, normals_patch, best_line, *points, ring, w_line, *w_margins, w_arrow,
-              band, curve_line, level, marker]
+    moving = [lines_patch, normals_patch, balls, best_line, *points, ring, w_line, *w_margins,
+              w_arrow, band, curve_line, level, marker]
     return SliderFigure(fig, controls, redraw, moving=moving)
 
 
