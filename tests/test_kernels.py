@@ -166,6 +166,14 @@ def test_rbf_run_matches_the_plain_dual_loop(seed, P, gamma) -> None:
     assert run.converged == converged
 
 
+def test_a_callable_kernel_gives_the_same_run_as_its_name() -> None:
+    X, y = np.random.default_rng(5).standard_normal((30, 2)), np.repeat([1.0, -1.0], 15)
+    named = kernel_perceptron(X, y, kernel="rbf", gamma=0.7)
+    own = kernel_perceptron(X, y, kernel=lambda A, B: gram_matrix(A, B, kernel="rbf", gamma=0.7))
+    assert own.indices.tolist() == named.indices.tolist()
+    assert np.allclose(own.decision_function(X), named.decision_function(X))
+
+
 def test_xor_needs_a_kernel() -> None:
     X, y = xor()
     X = 2.0 * X - 1.0  # the corners of [-1, 1]^2, centred

@@ -76,6 +76,17 @@ def test_ratchet_pocket_is_never_worse_than_any_weights_seen(seed: int) -> None:
     assert res.errors <= errors_of(res.run.w, X, y)
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), P=st.integers(2, 15), N=st.integers(1, 3))
+def test_ratchet_pocket_is_the_best_seen_on_small_integer_data(seed, P, N) -> None:
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(P, N)).astype(float)
+    y = rng.choice([-1.0, 1.0], P)
+    res = pocket(X, y, max_epochs=6, rng=seed)
+    seen = [errors_of(w, X, y) for w in res.run.weights]
+    assert res.errors == min(seen) and res.index == seen.index(min(seen))
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_pocket_without_ratchet_is_gallants_run_rule(seed: int) -> None:
     X, y = noisy(50, 3, 0.2, seed)
