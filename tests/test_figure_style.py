@@ -169,3 +169,19 @@ def test_legend_default_is_beside_the_axes():
 
     FigureCanvasAgg(fig).draw()
     assert leg.get_window_extent().x0 >= ax.get_window_extent().x1
+
+
+def test_sliders_have_long_tracks_and_start_inside(drawn):
+    """Full cell width (capped at 800 px), and a starting value away from both ends."""
+    name, demo, _ = drawn
+    for key, control in demo.controls.items():
+        if not hasattr(control, "min") or not hasattr(control, "max"):
+            continue
+        width = control.layout.width or ""
+        assert width == "100%" or (width.endswith("px") and float(width[:-2]) >= 650), (
+            f"{name}: slider {key!r} has width {width!r}; sliders span the cell"
+        )
+        lo, hi = control.min, control.max
+        if hasattr(control, "base"):  # FloatLogSlider: min and max are exponents
+            lo, hi = control.base**lo, control.base**hi
+        assert lo < control.value < hi, f"{name}: slider {key!r} starts at an end: {control.value}"

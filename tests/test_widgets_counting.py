@@ -53,8 +53,10 @@ def test_explorer_line_matches_the_lp_verdict(explorer) -> None:
     explorer.controls["P"].value = 4
     line = explorer.figure.axes[0].lines[-1]
     seen = set()
-    for index in range(16):
+    assert (explorer.controls["labelling"].min, explorer.controls["labelling"].max) == (1, 16)
+    for index in range(1, 17):
         explorer.controls["labelling"].value = index
+        assert f"labelling {index} of 16" in explorer.status.value
         pos, neg = _points(explorer)
         X = np.vstack([pos, neg])
         y = np.r_[np.ones(len(pos)), -np.ones(len(neg))]
@@ -69,8 +71,12 @@ def test_explorer_separable_only_shows_separable_labellings(explorer) -> None:
     explorer.controls["threshold"].value = True
     explorer.controls["separable_only"].value = True
     explorer.controls["P"].value = 5
-    for index in range(0, 30, 3):
+    # The slider spans exactly the separable labellings, counted from 1 like the status.
+    slider = explorer.controls["labelling"]
+    assert (slider.min, slider.max) == (1, cover_reference(5, 3))
+    for index in range(1, cover_reference(5, 3) + 1, 3):
         explorer.controls["labelling"].value = index
+        assert f"separable labelling {index} of {cover_reference(5, 3)}" in explorer.status.value
         pos, neg = _points(explorer)
         X = np.vstack([pos, neg])
         y = np.r_[np.ones(len(pos)), -np.ones(len(neg))]

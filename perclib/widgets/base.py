@@ -139,6 +139,28 @@ def _in_kernel() -> bool:
 stable_model_ids()
 
 
+#: A slider spans the output column up to this width: its track is then about 550-600 px,
+#: so a 40 px drag moves an angle slider over 360 degrees by about 25 degrees.
+SLIDER_MAX_WIDTH = "800px"
+_MIN_TRACK_PX = 500
+
+_SLIDERS = (
+    widgets.FloatSlider, widgets.IntSlider, widgets.FloatLogSlider, widgets.SelectionSlider,
+    widgets.IntRangeSlider, widgets.FloatRangeSlider, widgets.SelectionRangeSlider,
+)
+
+
+def _long_track(control: widgets.Widget) -> None:
+    """Give a slider the full cell width (capped) unless it was set wide on purpose."""
+    if not isinstance(control, _SLIDERS):
+        return
+    width = control.layout.width or ""
+    if width.endswith("px") and float(width[:-2]) >= _MIN_TRACK_PX + 150:
+        return
+    control.layout.width = "100%"
+    control.layout.max_width = SLIDER_MAX_WIDTH
+
+
 class SliderFigure:
     """A figure driven by named controls, redrawn in place on every change.
 
@@ -205,6 +227,7 @@ class SliderFigure:
         self.status = widgets.HTML()
         self.n_redraws = 0
         for control in self.controls.values():
+            _long_track(control)
             control.observe(self._on_change, names="value")
         self.widget = widgets.VBox(
             [widgets.VBox(list(self.controls.values())), self.image, self.status]

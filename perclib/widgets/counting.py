@@ -64,9 +64,10 @@ def labelling_from_index(index: int, P: int) -> NDArray[np.int64]:
 def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure:
     """Browse the labellings of P random points in the plane and count the separable ones.
 
-    Controls: ``P`` (how many of the points are used), ``labelling`` (which labelling:
-    its binary digits are the labels, or, with ``separable only``, its position in the
-    list of separable ones), ``threshold`` (lines through the origin, or any line).
+    Controls: ``P`` (how many of the points are used), ``labelling`` (which labelling,
+    counted from 1 up to ``2**P``: labelling ``k`` has the binary digits of ``k - 1`` as
+    its labels; with ``separable only``, its position in the list of separable ones, up
+    to their count), ``threshold`` (lines through the origin, or any line).
 
     Parameters
     ----------
@@ -124,24 +125,41 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
 
     controls = {
         "P": widgets.IntSlider(value=min(5, P_max), min=1, max=P_max, description="P"),
-        "labelling": widgets.IntSlider(value=0, min=0, max=2**P_max - 1, description="labelling"),
+        # Counted from 1, like the status line; the range follows P and "separable only".
+        "labelling": widgets.IntSlider(
+            value=2 ** (min(5, P_max) - 1), min=1, max=2 ** min(5, P_max), description="labelling"
+        ),
         "separable_only": widgets.Checkbox(value=False, description="separable only"),
         "threshold": widgets.Checkbox(value=False, description="threshold"),
     }
 
     separators: dict[tuple, tuple[NDArray[np.float64], float] | None] = {}
 
+    def sync_range(_change: object = None) -> None:
+        # Registered before the figure's own observers, so the range is right when it redraws.
+        P, threshold = controls["P"].value, bool(controls["threshold"].value)
+        count = len(separable[threshold][P - 1]) if controls["separable_only"].value else 2**P
+        slider = controls["labelling"]
+        slider.value = min(slider.value, count)
+        slider.max = count
+
+    for name in ("P", "separable_only", "threshold"):
+        controls[name].observe(sync_range, names="value")
+    sync_range()
+
     def redraw(v: dict) -> str:
         P, threshold = v["P"], bool(v["threshold"])
         dims = 3 if threshold else 2
         listed = separable[threshold][P - 1]
         if v["separable_only"]:
-            number = v["labelling"] % len(listed)
-            y = listed[number]
-            which = f"separable labelling {number + 1} of {len(listed)}"
+            number = min(max(int(v["labelling"]), 1), len(listed))
+            y = listed[number - 1]
+            which = f"separable labelling {number} of {len(listed)}"
         else:
-            y = labelling_from_index(v["labelling"], P)
-            which = f"labelling {v['labelling'] % 2**P} of 0..{2**P - 1}"
+            number = min(max(int(v["labelling"]), 1), 2**P)
+            y = labelling_from_index(number - 1, P)  # labelling k: the binary digits of k - 1
+            bits = "".join("1" if label > 0 else "0" for label in y[::-1])
+            which = f"labelling {number} of {2**P} (binary digits of {number} − 1: {bits})"
         update_patterns(points, X[:P], y)
         key = (P, threshold, tuple(int(v) for v in y))
         if key not in separators:  # one small LP per labelling ever shown
