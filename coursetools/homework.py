@@ -1,25 +1,32 @@
 """Student versions of the lessons: ``python -m coursetools.homework``.
 
-The lesson notebooks are the single source. Exercises mark their solutions with
-nbgrader's delimiters inside a cell::
+The lesson notebooks are the single source. Each exercise is marked with the cell
+roles of COURSE.md section 5 (author tags, metadata written by
+``python -m coursetools.roles``): an ``exercise`` answer cell holds its solution
+between nbgrader's delimiters::
 
     ### BEGIN SOLUTION
     w = ...
     ### END SOLUTION
 
-The student version replaces every such region by nbgrader's stub
-(``# YOUR CODE HERE`` / ``raise NotImplementedError()``, text cells get
-``YOUR ANSWER HERE``), removes ``### BEGIN HIDDEN TESTS`` regions, clears every
-output and execution count and keeps every other cell, the checks included. The
-work is done by nbgrader's own preprocessors (``ClearSolutions``,
-``ClearHiddenTests`` with ``enforce_metadata=False``) and nbconvert's
-``ClearOutputPreprocessor``, so a course can switch to ``nbgrader generate_assignment``
-on the same files.
+and carries nbgrader's solution-cell metadata; a ``written`` answer is a markdown
+solution cell; ``exercise-check`` cells are nbgrader's locked grade cells and may hold
+``### BEGIN HIDDEN TESTS`` regions.
 
-Markers are checked first: a BEGIN without END, an END without BEGIN or a nested
-BEGIN stops the command with the notebook and the cell index. The command never
-writes into the folder of a source notebook and never replaces an existing output
-unless ``--force`` is given.
+The student version is what ``nbgrader generate_assignment`` releases, made by the
+same nbgrader preprocessors with nbgrader's default settings: cells locked as nbgrader
+locks them (``LockCells``), every solution region replaced by nbgrader's stub
+(``# YOUR CODE HERE`` / ``raise NotImplementedError()``), every written answer by
+``YOUR ANSWER HERE`` (``ClearSolutions``), hidden tests removed
+(``ClearHiddenTests``), every output and execution count cleared. Every other cell is
+kept, the checks included. One difference, for the student's sake: the stubbed
+answer cells are shown expanded (the lesson keeps its solutions collapsed).
+
+Markers and roles are checked first: a BEGIN without END, an END without BEGIN, a
+nested BEGIN, markers outside an exercise cell or role metadata that is not what the
+author tags ask for stops the command with the notebook and the cell index. The
+command never writes into the folder of a source notebook and never replaces an
+existing output unless ``--force`` is given.
 
 Usage::
 
@@ -37,7 +44,7 @@ from pathlib import Path
 
 import nbformat
 from nbconvert.preprocessors import ClearOutputPreprocessor
-from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, LockCells
 
 from coursetools._common import (
     CourseToolsError,
@@ -47,6 +54,7 @@ from coursetools._common import (
     repo_root,
     run_cli,
 )
+from coursetools.roles import RoleError, apply_roles
 
 #: nbgrader's delimiters; like nbgrader, a line *containing* one of them is a marker.
 BEGIN_SOLUTION = "BEGIN SOLUTION"
@@ -141,21 +149,44 @@ def find_regions(nb, name: str = "<notebook>") -> list[Region]:
     return regions
 
 
+def check_roles(nb, name: str = "<notebook>") -> None:
+    """Raise ``CourseToolsError`` unless the role metadata is what the author tags ask."""
+    try:
+        pending = apply_roles(copy.deepcopy(nb), name)
+    except RoleError as exc:
+        raise CourseToolsError("cell roles are wrong:\n" + "\n".join(exc.problems)) from None
+    if pending:
+        raise CourseToolsError(
+            f"{name}: role metadata out of date; run python -m coursetools.roles "
+            f"{name}\n" + "\n".join(pending)
+        )
+
+
 def student_version(nb, name: str = "<notebook>"):
     """The student version of a lesson notebook (the input is not modified)."""
     find_regions(nb, name)  # clear errors before nbgrader sees the cells
+    check_roles(nb, name)
     student = copy.deepcopy(nb)
     resources: dict = {}
+    # nbgrader's own preprocessors, in the order generate_assignment runs them,
+    # with its defaults (enforce_metadata=True: a region outside a solution cell fails).
+    student, resources = LockCells().preprocess(student, resources)
     student, resources = ClearSolutions(
-        enforce_metadata=False, code_stub={"python": CODE_STUB}, text_stub=TEXT_STUB
+        code_stub={"python": CODE_STUB}, text_stub=TEXT_STUB
     ).preprocess(student, resources)
-    student, resources = ClearHiddenTests(enforce_metadata=False).preprocess(student, resources)
     student, resources = ClearOutputPreprocessor().preprocess(student, resources)
+    student, resources = ClearHiddenTests().preprocess(student, resources)
     # Saved widget state belongs to the instructor's run; a fresh kernel makes its own.
     student.metadata.pop("widgets", None)
     for cell in student.cells:
         if any(_marker(line) for line in cell.source.split("\n")):  # pragma: no cover
             raise CourseToolsError(f"{name}: a marker survived in the student version")
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            # The student writes here: show the stub, not a collapsed "..." cell.
+            jupyter = cell.metadata.get("jupyter", {})
+            jupyter.pop("source_hidden", None)
+            if "jupyter" in cell.metadata and not jupyter:
+                del cell.metadata["jupyter"]
     return student
 
 

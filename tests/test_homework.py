@@ -45,6 +45,7 @@ import fixture_lessons  # noqa: E402
 from coursetools import CourseToolsError, lesson_notebooks  # noqa: E402
 from coursetools.homework import (  # noqa: E402
     CODE_STUB,
+    TEXT_STUB,
     MarkerError,
     build,
     find_regions,
@@ -202,21 +203,48 @@ def test_student_version_shape(lesson):
     student = student_version(nb, str(lesson))
     nbformat.validate(student)
     assert len(student.cells) == len(nb.cells), "cells must be kept one for one"
-    stub_cells = {r.cell_index for r in regions}
+    hidden = {r.cell_index: r for r in regions if r.kind == "hidden tests"}
     for index, (src, out) in enumerate(zip(nb.cells, student.cells, strict=True)):
         assert out.cell_type == src.cell_type
-        if index not in stub_cells:
+        grader = src.metadata.get("nbgrader", {})
+        if grader.get("solution") and src.cell_type == "markdown":
+            assert out.source == TEXT_STUB, f"cell {index}: written answer not replaced"
+        elif grader.get("solution"):
+            assert CODE_STUB.splitlines()[-1] in out.source, f"cell {index}: no stub"
+            assert not out.metadata.get("jupyter", {}).get("source_hidden"), (
+                f"cell {index}: the student's answer cell must not be collapsed"
+            )
+        elif index in hidden:
+            assert "HIDDEN TESTS" not in out.source
+        else:
             assert out.source == src.source, f"cell {index} (no solution) must be kept verbatim"
         if out.cell_type == "code":
             assert out.outputs == [], f"cell {index}: outputs not cleared"
             assert out.execution_count is None
-    n_code_regions = sum(
-        1 for r in regions if r.kind == "solution" and nb.cells[r.cell_index].cell_type == "code"
-    )
     text = "\n".join(c.source for c in student.cells)
-    assert text.count(CODE_STUB.splitlines()[-1]) >= n_code_regions
     assert "BEGIN SOLUTION" not in text and "END SOLUTION" not in text
     assert "widgets" not in student.metadata
+
+
+STUDENT_WORDING = re.compile(
+    r"between the (solution )?markers|solution markers|BEGIN SOLUTION|END SOLUTION", re.I
+)
+
+
+def test_student_wording_matches_what_they_see(lesson):
+    """Issue 12 item 7: the student version has stubs, not markers; say so."""
+    nb = nbformat.read(lesson, as_version=4)
+    student = student_version(nb, str(lesson))
+    wrong = [
+        f"{lesson.name}: cell {i}: {m.group(0)!r}"
+        for i, cell in enumerate(student.cells)
+        if cell.cell_type == "markdown"
+        for m in [STUDENT_WORDING.search(cell.source)] if m
+    ]
+    assert not wrong, (
+        "the student version has no solution markers (only '# YOUR CODE HERE' stubs); "
+        "the text must not tell students to write between markers:\n" + "\n".join(wrong)
+    )
 
 
 def test_no_solution_text_survives(lesson, tmp_path):
@@ -257,11 +285,11 @@ def test_fixture_student_errors_are_the_expected_ones(fixture_nb, tmp_path):
     errors = {i: cell_error(c) for i, c in enumerate(student.cells) if cell_error(c)}
     names = {i: e[0] for i, e in errors.items()}
     assert names == {
-        7: "NotImplementedError",   # assert double(3) == 6 calls the stubbed function
-        9: "NotImplementedError",   # the top-level stub itself
-        10: "NameError",            # assert total == 30: total never bound
-        11: "NameError",            # checked = double(total)
-        12: "NameError",            # print(..., checked): tainted by cell 11
+        8: "NotImplementedError",   # assert double(3) == 6 calls the stubbed function
+        10: "NotImplementedError",  # the top-level stub itself
+        11: "NameError",            # assert total == 30: total never bound
+        12: "NameError",            # checked = double(total)
+        13: "NameError",            # print(..., checked): tainted by cell 12
     }
     assert unexpected_errors(nb, student) == []
 
@@ -270,11 +298,11 @@ def test_rule_rejects_other_errors(fixture_nb):
     nb = nbformat.read(fixture_nb, as_version=4)
     broken = student_version(nb)
     broken.cells[1].source = "import numpy as np\nsquares = np.arange(5) ** 2\nsquares[10]"
-    broken.cells[10].source = "assert squares.sum() == 31"  # fails for a non-stub reason
+    broken.cells[11].source = "assert squares.sum() == 31"  # fails for a non-stub reason
     execute(broken, fixture_nb.parent, allow_errors=True)
     problems = unexpected_errors(nb, broken)
     assert any(p.startswith("cell 1 raised IndexError") for p in problems)
-    assert any(p.startswith("cell 10 raised AssertionError") for p in problems)
+    assert any(p.startswith("cell 11 raised AssertionError") for p in problems)
 
 
 def test_output_is_written_and_never_overwritten(fixture_nb, tmp_path):
@@ -358,3 +386,17 @@ def test_unbalanced_markers_name_notebook_and_cell(fixture_nb, tmp_path, source,
         build([good, bad], out, verbose=False)
     assert "03_broken.ipynb" in str(info.value)
     assert not out.exists() or not any(out.iterdir()), "nothing is written on a marker error"
+
+
+def test_refuses_lessons_whose_roles_are_not_applied(tmp_path):
+    raw = fixture_lessons.write(
+        fixture_lessons.tiny_lesson(roles=False), tmp_path / "src" / "01_raw.ipynb"
+    )
+    with pytest.raises(CourseToolsError, match=r"01_raw.ipynb.*run python -m coursetools.roles"):
+        build([raw], tmp_path / "out", verbose=False)
+    nb = fixture_lessons.tiny_lesson()
+    nb.cells[12].source = "### BEGIN SOLUTION\nchecked = 60\n### END SOLUTION"
+    bad = fixture_lessons.write(nb, tmp_path / "src" / "02_bad.ipynb")
+    with pytest.raises(CourseToolsError, match=r"02_bad.ipynb: cell 12: solution markers"):
+        build([bad], tmp_path / "out", verbose=False)
+    assert not (tmp_path / "out").exists()

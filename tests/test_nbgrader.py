@@ -7,12 +7,15 @@ Python (so the kernel is this environment's ``python3``), with nbgrader's DEFAUL
 settings (no ``enforce_metadata=False``):
 
 1. ``nbgrader generate_assignment``: the release must hold no line of any solution
-   region and no hidden test (lines that also occur outside the regions, such as
-   ``import numpy as np``, do not count as solution text), and no marker;
+   region or written answer and no hidden test (lines that also occur outside the
+   regions, such as ``import numpy as np``, do not count as solution text), and no
+   marker;
 2. ``nbgrader autograde`` of two submissions in one call: ``stub`` submits the release
    untouched, ``solved`` submits the lesson itself. Read from nbgrader's gradebook:
    ``stub`` scores 0 of the autograded total, ``solved`` scores the full autograded
-   total, the total is > 0, and the written answers are the manually graded points.
+   total, the total is > 0, and the written answers are the manually graded points;
+3. ``coursetools.homework`` makes the same student version as the release, cell by
+   cell (cell types, sources, role tags, nbgrader metadata and locks).
 
 Totals are printed (``pytest -s``) and summarised at the end of the session.
 """
@@ -34,7 +37,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fixtures")]
 import fixture_lessons  # noqa: E402
 
 from coursetools import lesson_notebooks  # noqa: E402
-from coursetools.homework import find_regions  # noqa: E402
+from coursetools.homework import find_regions, student_version  # noqa: E402
 
 LESSONS = lesson_notebooks(ROOT / "notebooks")
 FIXTURE = "fixture"
@@ -117,39 +120,29 @@ def print_totals(request):
                 reporter.write_line("  " + line)
 
 
-@pytest.fixture(params=[FIXTURE, *LESSONS], ids=[FIXTURE, *(p.name for p in LESSONS)])
-def lesson(request, tmp_path) -> Path:
-    """A snapshot of the lesson (lessons may change while the tests run)."""
-    target = tmp_path / "snapshot"
-    target.mkdir()
+@pytest.fixture(scope="module", params=[FIXTURE, *LESSONS],
+                ids=[FIXTURE, *(p.name for p in LESSONS)])
+def graded(request, tmp_path_factory) -> dict:
+    """One throwaway course per lesson: release generated, two submissions autograded."""
+    tmp = tmp_path_factory.mktemp("nbgrader")
+    snapshot = tmp / "snapshot"  # lessons may change while the tests run
+    snapshot.mkdir()
     if request.param == FIXTURE:
-        return fixture_lessons.write(fixture_lessons.tiny_lesson(), target / "01_fixture.ipynb")
-    shutil.copyfile(request.param, target / request.param.name)
-    return target / request.param.name
-
-
-def test_generate_and_autograde(lesson: Path, tmp_path: Path) -> None:
-    source_nb = nbformat.read(lesson, as_version=4)
-    course = tmp_path / "course"
+        lesson = fixture_lessons.write(
+            fixture_lessons.tiny_lesson(), snapshot / "01_fixture.ipynb"
+        )
+    else:
+        lesson = snapshot / request.param.name
+        shutil.copyfile(request.param, lesson)
+    course = tmp / "course"
     assignment = lesson.stem.replace("_", "-")
     (course / "source" / assignment).mkdir(parents=True)
     (course / "nbgrader_config.py").write_text(CONFIG.format(root=str(course)))
     shutil.copyfile(lesson, course / "source" / assignment / lesson.name)
 
-    # 1. release with nbgrader's defaults
+    # 1. release, with nbgrader's defaults
     nbgrader(course, "generate_assignment", assignment, "--force")
     released = course / "release" / assignment / lesson.name
-    assert released.is_file()
-    release_nb = nbformat.read(released, as_version=4)
-    text_lines = {line.strip() for c in release_nb.cells for line in c.source.split("\n")}
-    solution, hidden = secret_lines(source_nb)
-    assert solution, "the lesson has no solution text: nothing to grade"
-    assert not solution & text_lines, f"solution lines in the release: {sorted(solution & text_lines)}"
-    assert not hidden & text_lines, f"hidden tests in the release: {sorted(hidden & text_lines)}"
-    release_text = "\n".join(text_lines)
-    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
-        assert marker not in release_text, f"{marker!r} left in the release"
-    assert all(not c.get("outputs") for c in release_nb.cells if c.cell_type == "code")
 
     # 2. two submissions, autograded in one call
     for student, origin in (("stub", released), ("solved", lesson)):
@@ -161,32 +154,75 @@ def test_generate_and_autograde(lesson: Path, tmp_path: Path) -> None:
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        scores = {
-            s: gb.find_submission(assignment, s) for s in ("stub", "solved")
-        }
-        stub, solved = scores["stub"], scores["solved"]
+        stub = gb.find_submission(assignment, "stub")
+        solved = gb.find_submission(assignment, "solved")
         result = {
             "auto_total": solved.max_code_score,
             "manual_total": solved.max_written_score,
             "stub_auto": stub.code_score,
             "solved_auto": solved.code_score,
-            "failed_in_solved": [
-                g.name for g in gb.find_submission_notebook(lesson.stem, assignment, "solved").grades
+            "failed_in_solved": sorted(
+                g.name
+                for g in gb.find_submission_notebook(lesson.stem, assignment, "solved").grades
                 if g.cell_type == "code" and g.auto_score != g.max_score
-            ],
+            ),
+            "scored_in_stub": sorted(
+                g.name
+                for g in gb.find_submission_notebook(lesson.stem, assignment, "stub").grades
+                if g.cell_type == "code" and g.auto_score
+            ),
         }
-    line = (
+    SUMMARY.append(
         f"{lesson.name}: autograded {result['solved_auto']:g}/{result['auto_total']:g} "
         f"with solutions, {result['stub_auto']:g}/{result['auto_total']:g} untouched; "
         f"{result['manual_total']:g} manual (written) points"
     )
-    print(line)
-    SUMMARY.append(line)
-    assert result["auto_total"] > 0
-    assert result["auto_total"] == auto_points(source_nb)
-    assert result["manual_total"] == manual_points(source_nb)
-    assert result["stub_auto"] == 0, "the untouched release must score 0"
-    assert result["solved_auto"] == result["auto_total"], (
-        f"the lesson's solutions must get full marks; failed: {result['failed_in_solved']}"
+    return {"lesson": lesson, "released": released, **result}
+
+
+def test_release_has_no_solution_and_no_hidden_test(graded) -> None:
+    source_nb = nbformat.read(graded["lesson"], as_version=4)
+    release_nb = nbformat.read(graded["released"], as_version=4)
+    text_lines = {line.strip() for c in release_nb.cells for line in c.source.split("\n")}
+    solution, hidden = secret_lines(source_nb)
+    assert solution, "the lesson has no solution text: nothing to grade"
+    assert not solution & text_lines, f"solution lines in the release: {sorted(solution & text_lines)}"
+    assert not hidden & text_lines, f"hidden tests in the release: {sorted(hidden & text_lines)}"
+    release_text = "\n".join(text_lines)
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        assert marker not in release_text, f"{marker!r} left in the release"
+    assert all(not c.get("outputs") for c in release_nb.cells if c.cell_type == "code")
+
+
+def test_autograde_zero_for_stubs_full_marks_for_solutions(graded) -> None:
+    source_nb = nbformat.read(graded["lesson"], as_version=4)
+    assert graded["auto_total"] > 0
+    assert graded["auto_total"] == auto_points(source_nb)
+    assert graded["manual_total"] == manual_points(source_nb)
+    assert graded["stub_auto"] == 0, (
+        f"the untouched release must score 0; scored in: {graded['scored_in_stub']}"
+    )
+    assert graded["solved_auto"] == graded["auto_total"], (
+        f"the lesson's solutions must get full marks; failed: {graded['failed_in_solved']}"
     )
 
+
+def _roles(cell) -> dict:
+    meta = cell.metadata
+    grader = {k: v for k, v in meta.get("nbgrader", {}).items() if k != "checksum"}
+    grader.pop("cell_type", None)  # nbgrader records the original cell type here
+    return {"tags": meta.get("tags", []), "nbgrader": grader,
+            "locks": (meta.get("deletable", True), meta.get("editable", True))}
+
+
+def test_homework_agrees_with_the_release(graded) -> None:
+    """``coursetools.homework`` makes the student version nbgrader releases, cell by cell."""
+    source_nb = nbformat.read(graded["lesson"], as_version=4)
+    release_nb = nbformat.read(graded["released"], as_version=4)
+    student = student_version(source_nb, graded["lesson"].name)
+    assert len(student.cells) == len(release_nb.cells)
+    for index, (mine, theirs) in enumerate(zip(student.cells, release_nb.cells, strict=True)):
+        where = f"{graded['lesson'].name}: cell {index}"
+        assert mine.cell_type == theirs.cell_type, where
+        assert mine.source == theirs.source, f"{where}: sources differ"
+        assert _roles(mine) == _roles(theirs), f"{where}: roles differ"
