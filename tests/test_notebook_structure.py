@@ -1,8 +1,9 @@
 """Every lesson notebook has the shape the course promises.
 
 Executed top to bottom (counts 1..n, no stored errors), a title, goals and a
-summary, at least one slider widget, exercises with balanced nbgrader markers
-each followed by a checking cell, and working links to the previous and next lesson.
+summary, at least one slider widget, exercises marked with cell roles (code
+answers each followed by their check cell, at least one written exercise), and
+working links to the previous and next lesson.
 """
 
 from __future__ import annotations
@@ -64,21 +65,31 @@ class TestLesson:
             tags = cell.get("metadata", {}).get("tags", [])
             assert any(t.startswith("nbval-") for t in tags), "widget cells need an nbval tag"
 
-    def test_exercises_have_balanced_markers_and_checks(self, path: Path) -> None:
+    def test_exercises_are_marked_with_roles(self, path: Path) -> None:
+        """Exercises use the cell roles (COURSE.md section 5); tests/test_cell_roles.py
+        checks the metadata itself, this checks the shape of the exercise section."""
         cells = load(path)["cells"]
-        exercises = 0
+        answers, written = 0, 0
         for i, cell in enumerate(cells):
             text = source(cell)
             begins, ends = text.count("### BEGIN SOLUTION"), text.count("### END SOLUTION")
-            assert begins == ends, f"cell {i}: unbalanced solution markers"
+            assert begins == ends, f"{path.name}: cell {i}: unbalanced solution markers"
+            grader = cell.get("metadata", {}).get("nbgrader", {})
             if begins:
-                exercises += 1
-                assert cell["cell_type"] == "code", f"cell {i}: markers belong in code cells"
-                following = [c for c in cells[i + 1:] if c["cell_type"] == "code"]
-                assert following and "assert" in source(following[0]), (
-                    f"cell {i}: the next code cell must check the solution with asserts"
+                assert cell["cell_type"] == "code" and grader.get("solution"), (
+                    f"{path.name}: cell {i}: solution markers belong in an 'exercise' cell"
                 )
-        assert 2 <= exercises <= 6, f"expected 2-4 exercises, found {exercises}"
+            if grader.get("solution") and cell["cell_type"] == "code":
+                answers += 1
+                following = [c for c in cells[i + 1:] if c["cell_type"] == "code"]
+                nxt = following[0].get("metadata", {}).get("nbgrader", {}) if following else {}
+                assert nxt.get("grade") and nxt.get("locked"), (
+                    f"{path.name}: cell {i}: the next code cell must be its 'exercise-check'"
+                )
+            if grader.get("solution") and cell["cell_type"] == "markdown":
+                written += 1
+        assert 2 <= answers + written <= 8, f"expected 2-8 exercises, found {answers + written}"
+        assert written >= 1, "each lesson has at least one written (proof) exercise"
 
     def test_links_to_previous_and_next(self, path: Path) -> None:
         nb = load(path)
