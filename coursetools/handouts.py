@@ -5,9 +5,19 @@ Each lesson becomes ``OUT/NN_name.html`` (one self-contained page) and
 
 * nbconvert's ``HTMLExporter`` (lab template) with code input shown and every image
   embedded as a ``data:`` URI (``embed_images=True`` covers markdown images too);
-* widget cells show only their static figure: the widget-view mime bundle (and the
-  ``interactive(...)`` text repr that goes with it) is dropped, so there are no dead
-  sliders, and the saved widget state is not embedded;
+* cells follow their roles (COURSE.md section 5): a check cell shows only its
+  ``✓`` output line; a widget cell shows its static figure (the widget-view bundle
+  and its ``interactive(...)`` text repr are dropped, no saved widget state) with a
+  caption saying it moves with sliders in the notebook; an exercise shows its
+  question and nbgrader's stub, never its solution, its check cells or its written
+  answer. ``--with-solutions`` builds the instructor copy (``NN_name-solutions``)
+  with the solutions and the worked written answers, opened;
+* every ``<details>`` is printed open (paper can't be clicked); the lesson title
+  (its first heading) is the page title and the PDF footer, with the licence
+  (code MIT, text and figures CC BY 4.0) and page numbers;
+* code lines longer than ``CODE_COLUMNS`` are wrapped in the handout with their
+  indentation kept (continuation marked ``↪``); output text wraps at spaces only;
+  if the last PDF page would be nearly empty the page is printed slightly smaller;
 * the maths is pre-rendered OFFLINE: headless Chromium loads the page with the local
   MathJax 2 of Debian's ``libjs-mathjax`` (``file://``), MathJax typesets every
   formula to self-contained SVG, then every ``<script>`` is removed and the rendered
@@ -27,14 +37,17 @@ Usage::
     python -m coursetools.handouts                    # all lessons -> handouts/
     python -m coursetools.handouts --out DIR notebooks/04_cover_counting.ipynb
     python -m coursetools.handouts --force --no-pdf
+    python -m coursetools.handouts --with-solutions   # instructor copies
 """
 
 from __future__ import annotations
 
 import copy
+import html as html_lib
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
@@ -43,6 +56,7 @@ from pathlib import Path
 import jinja2
 import nbformat
 from nbconvert import HTMLExporter
+from nbgrader.preprocessors import ClearSolutions
 
 from coursetools._common import (
     CourseToolsError,
@@ -52,6 +66,16 @@ from coursetools._common import (
     repo_root,
     run_cli,
 )
+from coursetools.roles import cell_role
+
+LICENCE = "Code MIT · text and figures CC BY 4.0"
+WIDGET_CAPTION = "Still picture: in the notebook, sliders move this figure."
+SOLUTIONS_SUFFIX = "-solutions"
+#: code lines longer than this are wrapped (with their indentation) in the handout
+CODE_COLUMNS = 90
+#: a last PDF page with less than this fraction of its height used is "near empty"
+MIN_LAST_PAGE_FILL = 0.2
+PDF_SCALES = (1.0, 0.95, 0.9, 0.85)
 
 DEFAULT_OUT = "handouts"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -107,10 +131,18 @@ _TEMPLATE = (
     "{% block extra_css %}\n<style type=\"text/css\">\n"
     "img { max-width: 100%; height: auto; }\n"
     ".MathJax_SVG_Display { overflow-x: auto; overflow-y: hidden; }\n"
+    ".jp-InputArea-editor pre { white-space: pre; }\n"
+    # Lab's own CSS breaks output text anywhere (word-break: break-all): wrap at spaces.
+    ".jp-OutputArea-output pre { white-space: pre-wrap !important;"
+    " word-break: normal !important; overflow-wrap: normal !important; }\n"
+    ".handout-caption { font-style: italic; color: #444; margin: 0.2em 0 0.8em; }\n"
+    ".handout-footer { margin-top: 2em; font-size: 0.85em; color: #555; }\n"
     "@media print {\n"
     "  body { margin: 0; }\n"
-    "  .jp-InputArea-editor pre, .jp-OutputArea-output pre { white-space: pre-wrap;"
-    " overflow-wrap: anywhere; }\n"
+    "  .handout-footer { display: none; }\n"
+    "  .jp-Notebook { padding: 0; }\n"
+    "  .jp-Cell { padding: 2px 0; }\n"
+    "  .jp-InputArea-editor pre, .jp-OutputArea-output pre { font-size: 10.5px; }\n"
     "  .jp-OutputArea-output img, .jp-RenderedImage, .MathJax_SVG_Display"
     " { break-inside: avoid; }\n"
     "  .jp-Cell-inputWrapper { break-inside: avoid; }\n"
@@ -124,7 +156,7 @@ _TEMPLATE_NAME = "coursetools_handout.html.j2"
 _FOOTER = (
     '<div style="font-size:8px;width:100%;padding:0 12mm;color:#555;'
     'display:flex;justify-content:space-between;">'
-    '<span class="title"></span>'
+    "<span>{title}</span><span>{licence}</span>"
     '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
 )
 
@@ -219,6 +251,103 @@ def static_outputs(nb):
     return nb
 
 
+def lesson_title(nb, fallback: str) -> str:
+    """The text of the lesson's first heading (markdown markup removed).
+
+    >>> from nbformat import v4
+    >>> lesson_title(v4.new_notebook(cells=[v4.new_markdown_cell("# Lesson 2: *XOR*")]), "x")
+    'Lesson 2: XOR'
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        match = re.search(r"^#{1,6}\s+(.+?)\s*#*\s*$", cell.source, flags=re.M)
+        if match:
+            text = re.sub(r"[*_`]|\$", "", match.group(1))
+            text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+            return re.sub(r"\s+", " ", text).strip() or fallback
+    return fallback
+
+
+def wrap_code(source: str, columns: int = CODE_COLUMNS) -> str:
+    """Wrap lines longer than ``columns`` at a space, keeping their indentation.
+
+    A continuation line starts at the line's indentation plus four spaces and ``↪``.
+
+    >>> print(wrap_code("    total = first_value + second_value", columns=24))
+        total = first_value
+            ↪ + second_value
+    """
+    out = []
+    for line in source.split("\n"):
+        indent = line[: len(line) - len(line.lstrip())]
+        prefix = indent + "    ↪ "
+        first = True
+        while len(line) > columns:
+            cut = line.rfind(" ", len(indent if first else prefix) + 1, columns)
+            if cut <= 0:
+                break  # one long word: leave it whole
+            out.append(line[:cut].rstrip())
+            line = prefix + line[cut:].lstrip()
+            first = False
+        out.append(line)
+    return "\n".join(out)
+
+
+def _caption_output():
+    text = html_lib.escape(WIDGET_CAPTION)
+    return nbformat.v4.new_output(
+        "display_data",
+        {"text/html": f'<p class="handout-caption">{text}</p>', "text/plain": WIDGET_CAPTION},
+    )
+
+
+def _open_details(source: str) -> str:
+    return re.sub(r"<details(?![^>]*\bopen\b)", "<details open", source)
+
+
+def _without_markers(source: str) -> str:
+    return "\n".join(
+        line for line in source.split("\n")
+        if not re.search(r"(BEGIN|END) (SOLUTION|HIDDEN TESTS)", line)
+    )
+
+
+def handout_notebook(nb, *, with_solutions: bool = False):
+    """A copy of ``nb`` as the handout shows it, cell by cell according to its role.
+
+    The student handout has no solution, no exercise check and no written answer;
+    the instructor copy (``with_solutions``) has the solutions and worked answers.
+    """
+    nb = static_outputs(nb)
+    if not with_solutions:
+        nb, _ = ClearSolutions(
+            code_stub={"python": "# YOUR CODE HERE\nraise NotImplementedError()"},
+            text_stub="YOUR ANSWER HERE",
+        ).preprocess(nb, {})
+    cells = []
+    for cell in nb.cells:
+        try:
+            role = cell_role(cell).name
+        except ValueError:
+            role = "lesson"
+        if role == "exercise-check":
+            continue  # hidden in handouts (the student version keeps them)
+        if role == "written" and not with_solutions:
+            continue
+        if cell.cell_type == "markdown":
+            cell.source = _open_details(cell.source)
+        else:
+            cell.source = wrap_code(_without_markers(cell.source))
+        if role == "check":
+            cell.metadata["transient"] = {"remove_source": True}
+        elif role == "widget":
+            cell.outputs.append(_caption_output())
+        cells.append(cell)
+    nb.cells = cells
+    return nb
+
+
 def count_output_images(nb) -> int:
     """Raster images the handout must show: one per output carrying one."""
     nb = static_outputs(nb)
@@ -239,29 +368,71 @@ def _exporter() -> HTMLExporter:
         extra_loaders=[loader],
         embed_images=True,
         exclude_input=False,
+        exclude_input_prompt=True,  # the width goes to the code (90 columns fit A4)
+        exclude_output_prompt=True,
         sanitize_html=False,
     )
 
 
-def _link_handouts(html: str, stems: set[str]) -> str:
+def _link_handouts(html: str, stems: set[str], suffix: str = "") -> str:
     """Relative links to lessons built in the same run point to their handout."""
 
     def repl(m: re.Match) -> str:
         stem = m.group(2)
-        return f"{m.group(1)}{stem}.html{m.group(3)}" if stem in stems else m.group(0)
+        return f"{m.group(1)}{stem}{suffix}.html{m.group(3)}" if stem in stems else m.group(0)
 
     return re.sub(r'(href=")(?:\./)?([0-9][0-9]_[\w.-]+?)\.ipynb((?:#[^"]*)?")', repl, html)
 
 
-def notebook_to_raw_html(nb_path: Path, mathjax: Path, stems: set[str]) -> str:
+def notebook_to_raw_html(
+    nb_path: Path, mathjax: Path, stems: set[str], *, with_solutions: bool = False
+) -> str:
     """The lab-template page, still with the (local) MathJax script in it."""
-    nb = static_outputs(nbformat.read(nb_path, as_version=4))
+    source = nbformat.read(nb_path, as_version=4)
+    title = lesson_title(source, nb_path.stem)
+    nb = handout_notebook(source, with_solutions=with_solutions)
+    if with_solutions:
+        title += " (with solutions)"
     resources = {
-        "metadata": {"name": nb_path.stem, "path": str(nb_path.parent)},
+        "metadata": {"name": title, "path": str(nb_path.parent)},
         "handout_mathjax_url": mathjax.as_uri(),
     }
     html, _ = _exporter().from_notebook_node(nb, resources=resources)
-    return _link_handouts(html, stems)
+    footer = f'<p class="handout-footer">{html_lib.escape(title)}. {LICENCE}.</p>'
+    html = html.replace("</main>", footer + "</main>", 1) if "</main>" in html else html
+    return _link_handouts(html, stems, SOLUTIONS_SUFFIX if with_solutions else "")
+
+
+def pdf_pages(pdf: Path) -> int | None:
+    """Number of pages (poppler's pdfinfo), None if pdfinfo is missing."""
+    if shutil.which("pdfinfo") is None:
+        return None
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True)
+    match = re.search(r"^Pages:\s+(\d+)", info.stdout, flags=re.M)
+    return int(match.group(1)) if match else None
+
+
+def last_page_fill(pdf: Path) -> float | None:
+    """Fraction of the last page's printable height that holds content (0..1)."""
+    pages = pdf_pages(pdf)
+    if pages is None or shutil.which("pdftoppm") is None:
+        return None
+    import numpy as np
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = Path(tmp) / "last"
+        subprocess.run(
+            ["pdftoppm", "-r", "30", "-gray", "-f", str(pages), "-l", str(pages), "-png",
+             str(pdf), str(prefix)],
+            check=True,
+        )
+        (png,) = Path(tmp).glob("last*.png")
+        pixels = np.asarray(Image.open(png).convert("L"))
+    height = pixels.shape[0]
+    top, bottom = int(height * 14 / 297), int(height * (1 - 16 / 297))  # the margins
+    rows = np.flatnonzero((pixels[top:bottom] < 200).any(axis=1))
+    return 0.0 if rows.size == 0 else float(rows[-1] + 1) / (bottom - top)
 
 
 class _Browser:
@@ -308,11 +479,17 @@ def build(
     force: bool = False,
     pdf: bool = True,
     verbose: bool = True,
+    with_solutions: bool = False,
 ) -> list[Handout]:
-    """Build the HTML (and PDF) handout of each notebook into ``out_dir``."""
+    """Build the HTML (and PDF) handout of each notebook into ``out_dir``.
+
+    ``with_solutions`` builds the instructor copies, ``NN_name-solutions.html/.pdf``.
+    """
     notebooks = lesson_notebooks() if not notebooks else [Path(p) for p in notebooks]
     out_dir = repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)
-    plan = plan_outputs(notebooks, Path(out_dir), ".html,.pdf" if pdf else ".html", force=force)
+    sfx = SOLUTIONS_SUFFIX if with_solutions else ""
+    exts = f"{sfx}.html,{sfx}.pdf" if pdf else f"{sfx}.html"
+    plan = plan_outputs(notebooks, Path(out_dir), exts, force=force)
     chromium = find_chromium()
     if chromium is None:
         raise CourseToolsError(
@@ -334,7 +511,11 @@ def build(
             for src, targets in plan:
                 start = time.perf_counter()
                 html_path = targets[0]
-                raw = notebook_to_raw_html(Path(src), mathjax, stems)
+                raw = notebook_to_raw_html(
+                    Path(src), mathjax, stems, with_solutions=with_solutions
+                )
+                nb = nbformat.read(src, as_version=4)
+                title = lesson_title(nb, Path(src).stem)
                 # Typeset in a scratch file next to nothing: relative URLs can't resolve
                 # to anything but the (embedded) data, so a missing embed shows up.
                 scratch = Path(tmp) / html_path.name
@@ -361,28 +542,15 @@ def build(
                 pdf_path = None
                 if pdf:
                     pdf_path = targets[1]
-                    page = browser.page()
-                    try:
-                        page.goto(html_path.resolve().as_uri(), wait_until="load")
-                        page.emulate_media(media="print")
-                        page.pdf(
-                            path=str(pdf_path),
-                            format="A4",
-                            print_background=True,
-                            display_header_footer=True,
-                            header_template="<span></span>",
-                            footer_template=_FOOTER,
-                            margin={"top": "14mm", "bottom": "16mm", "left": "12mm",
-                                    "right": "12mm"},
-                        )
-                    finally:
-                        page.close()
+                    footer = _FOOTER.format(
+                        title=html_lib.escape(title), licence=html_lib.escape(LICENCE)
+                    )
+                    _print_pdf(browser, html_path, pdf_path, footer)
                     if browser.blocked:
                         raise CourseToolsError(
                             f"{src}: the handout tried to load from the network: "
                             + ", ".join(sorted(set(browser.blocked)))
                         )
-                nb = nbformat.read(src, as_version=4)
                 handout = Handout(
                     source=Path(src),
                     html=html_path,
@@ -401,6 +569,35 @@ def build(
     return handouts
 
 
+def _print_pdf(browser: _Browser, html_path: Path, pdf_path: Path, footer: str) -> None:
+    """Print to PDF; if the last page is nearly empty, print a little smaller."""
+
+    def render(scale: float) -> None:
+        page = browser.page()
+        try:
+            page.goto(html_path.resolve().as_uri(), wait_until="load")
+            page.emulate_media(media="print")
+            page.pdf(
+                path=str(pdf_path), format="A4", scale=scale, print_background=True,
+                display_header_footer=True, header_template="<span></span>",
+                footer_template=footer,
+                margin={"top": "14mm", "bottom": "16mm", "left": "12mm", "right": "12mm"},
+            )
+        finally:
+            page.close()
+
+    tries: list[tuple[int, float, float]] = []  # (pages, -fill, scale)
+    for scale in PDF_SCALES:
+        render(scale)
+        pages, fill = pdf_pages(pdf_path), last_page_fill(pdf_path)
+        if pages is None or fill is None or pages == 1 or fill >= MIN_LAST_PAGE_FILL:
+            return
+        tries.append((pages, -fill, scale))
+    best = min(tries)  # fewest pages, then the fullest last page
+    if best[2] != PDF_SCALES[-1]:
+        render(best[2])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = generator_parser(
         "python -m coursetools.handouts",
@@ -409,9 +606,14 @@ def main(argv: list[str] | None = None) -> None:
         DEFAULT_OUT,
     )
     parser.add_argument("--no-pdf", dest="pdf", action="store_false", help="HTML only")
+    parser.add_argument(
+        "--with-solutions", action="store_true",
+        help="instructor copies (NN_name-solutions.html/.pdf) with solutions and worked answers",
+    )
     args = parser.parse_args(argv)
     total = time.perf_counter()
-    handouts = build(args.notebooks, args.out, force=args.force, pdf=args.pdf)
+    handouts = build(args.notebooks, args.out, force=args.force, pdf=args.pdf,
+                     with_solutions=args.with_solutions)
     print(f"{len(handouts)} handout(s) in {time.perf_counter() - total:.1f} s")
 
 

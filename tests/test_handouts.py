@@ -33,6 +33,7 @@ import fixture_lessons  # noqa: E402
 
 from coursetools import CourseToolsError, lesson_notebooks  # noqa: E402
 from coursetools import handouts as ho  # noqa: E402
+from coursetools.roles import cell_role  # noqa: E402
 
 LESSONS = lesson_notebooks(ROOT / "notebooks")
 FIXTURE_NAME = "01_fixture_handout.ipynb"
@@ -76,12 +77,13 @@ def built(tmp_path_factory, request):
     fixture = fixture_lessons.write(fixture_lessons.tiny_lesson(), tmp / "src" / FIXTURE_NAME)
     sources = [fixture, *(tmp / "src" / lesson.name for lesson in LESSONS)]
     handouts = ho.build(sources, tmp / "out", verbose=False)
+    handouts += ho.build([fixture], tmp / "out", verbose=False, with_solutions=True)
     capture = request.config.pluginmanager.getplugin("capturemanager")
     with capture.global_and_fixture_disabled():
         print()
         for h in handouts:
             print("handout:", h.summary())
-    return {h.source.name: (h.source, h) for h in handouts}
+    return {h.html.stem + ".ipynb": (h.source, h) for h in handouts}
 
 
 @pytest.fixture(scope="module")
@@ -136,6 +138,27 @@ def _ink(png: bytes) -> float:
     return float((pixels < 128).mean())
 
 
+def role(cell) -> str:
+    return cell_role(cell).name
+
+
+def secret_lines(nb) -> tuple[set[str], set[str]]:
+    """(solution, hidden-test) lines: stripped lines found only inside marked regions
+    or written answers (same rule as tests/test_nbgrader.py)."""
+    from coursetools.homework import find_regions
+
+    regions = find_regions(nb)
+    in_region = {(r.cell_index, n) for r in regions for n in range(r.begin_line, r.end_line + 1)}
+    outside = {
+        line.strip() for i, c in enumerate(nb.cells)
+        for n, line in enumerate(c.source.split("\n"), start=1) if (i, n) not in in_region
+    }
+    found: dict[str, set[str]] = {"solution": set(), "hidden tests": set()}
+    for r in regions:
+        found[r.kind] |= {line.strip() for line in r.lines if line.strip()}
+    return found["solution"] - outside, found["hidden tests"] - outside
+
+
 def source_image_outputs(nb) -> int:
     return sum(
         1
@@ -185,6 +208,16 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
                 srcs: imgs.map(i => i.src.slice(0, 30)),
                 widgets: document.querySelectorAll('.jupyter-widgets, .widget-slider').length,
                 inputs: document.querySelectorAll('.jp-InputArea .highlight pre').length,
+                inputText: [...document.querySelectorAll('.jp-InputArea .highlight pre')]
+                  .map(e => e.innerText).join('\\n'),
+                outputText: [...document.querySelectorAll('.jp-OutputArea-output')]
+                  .map(e => e.innerText).join('\\n'),
+                captions: document.querySelectorAll('.handout-caption').length,
+                closedDetails: document.querySelectorAll('details:not([open])').length,
+                outputWordBreak: [...document.querySelectorAll('.jp-OutputArea-output pre')]
+                  .map(e => getComputedStyle(e).wordBreak + '/' + getComputedStyle(e).overflowWrap),
+                title: document.title,
+                footer: (document.querySelector('.handout-footer') || {}).innerText || '',
               };
             }"""
         )
@@ -199,19 +232,38 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
     if markdown_has_math(nb):
         assert facts["math"] > 0, "no MathJax output in a lesson with maths"
     assert all(w > 0 for w in facts["mathSvgs"]), "a formula rendered with zero width"
-    assert facts["outputImgs"] == source_image_outputs(nb)
+    assert facts["outputImgs"] == source_image_outputs(nb)  # checks and answers hold none
     assert all(facts["decoded"]), f"images not decoded: {facts['srcs']}"
     assert all(s.startswith("data:") for s in facts["srcs"]), "images must be embedded"
     assert facts["widgets"] == 0
-    n_code = sum(1 for c in nb.cells if c.cell_type == "code" and c.source.strip())
-    assert facts["inputs"] >= n_code, "code input must be shown"
+    shown = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()
+             and role(c) in ("lesson", "widget", "exercise")]
+    assert facts["inputs"] == len(shown), "lesson, widget and exercise code is shown, no other"
+    # roles: check cells show their output line only, widgets a caption, no solutions
+    checks = [c for c in nb.cells if role(c) == "check"]
+    assert facts["outputText"].count("✓ ") >= len(checks)
+    shown_lines = {line.strip() for c in shown for line in c.source.split("\n")}
+    check_only = {line.strip() for c in checks for line in c.source.split("\n")} - shown_lines
+    input_lines = {line.strip() for line in facts["inputText"].splitlines()}
+    leaked = check_only & input_lines - {""}
+    assert not leaked, f"check code shown: {sorted(leaked)[:5]}"
+    assert facts["captions"] == sum(role(c) == "widget" for c in nb.cells)
+    solution, hidden = secret_lines(nb)
+    assert not solution & input_lines, f"solution lines in the handout: {sorted(solution & input_lines)[:5]}"
+    assert not hidden & input_lines
+    assert "Worked solution" not in html
+    assert facts["closedDetails"] == 0, "paper can't be clicked: every <details> is open"
+    assert all(w == "normal/normal" for w in facts["outputWordBreak"]), "output breaks mid-word"
+    title = ho.lesson_title(nb, source.stem)
+    assert facts["title"] == title and title in facts["footer"] and ho.LICENCE in facts["footer"]
 
 
 def test_fixture_handout_details(built):
     source, handout = built[FIXTURE_NAME]
     html = handout.html.read_text(encoding="utf-8")
-    # x^2, x in R, f(x) = ..., the display sum, 2x, and the LaTeX output
-    assert handout.n_math == 6
+    # x^2, x in R, f(x) = ..., the display sum, 2x, the LaTeX output, and the two
+    # formulas of the written question (its worked answer is not in this handout)
+    assert handout.n_math == 8
     assert handout.n_images == 3  # the plot and the two widgets' static figures
     assert "FloatSlider(value" not in html, "the widget's text repr must go with the view"
     assert "SliderFigure: theta" not in html
@@ -221,6 +273,45 @@ def test_fixture_handout_details(built):
 
 def _strip_css_comments(html: str) -> str:
     return re.sub(r"/\*.*?\*/", "", html, flags=re.S)
+
+
+def test_instructor_copy_has_the_solutions(built):
+    source, handout = built[FIXTURE_NAME.replace(".ipynb", "-solutions.ipynb")]
+    assert handout.html.name == "01_fixture_handout-solutions.html"
+    html = handout.html.read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", html)  # code is highlighted: words sit in <span>s
+    assert "return 2 * x" in text and "square_sum" in text, "solutions missing"
+    assert "Worked solution" in html and "Distribute the factor" in html
+    assert "<details open" in html
+    assert "BEGIN SOLUTION" not in html and "YOUR CODE HERE" not in html
+    assert "double(3) should be 6" not in html, "exercise checks stay hidden"
+    assert "(with solutions)" in html
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_handout_pdf_title_and_last_page(built, name):
+    source, handout = built[name]
+    info = subprocess.run(["pdfinfo", str(handout.pdf)], capture_output=True, text=True,
+                          check=True).stdout
+    title = ho.lesson_title(nbformat.read(source, as_version=4), source.stem)
+    assert re.search(rf"^Title:\s+{re.escape(title)}\s*$", info, flags=re.M), info
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, flags=re.M).group(1))
+    fill = ho.last_page_fill(handout.pdf)
+    print(f"{name}: {pages} pages, last page {fill:.0%} full")
+    assert pages == 1 or fill >= ho.MIN_LAST_PAGE_FILL, f"last page only {fill:.0%} full"
+
+
+def test_code_wrapping_keeps_indentation():
+    line = "        result = some_function(first_argument, second_argument, third_argument)"
+    wrapped = ho.wrap_code("def f():\n" + line, columns=50).split("\n")
+    assert wrapped[0] == "def f():"
+    assert all(len(w) <= 50 for w in wrapped)
+    assert wrapped[1].startswith("        result = ")
+    assert all(w.startswith("            ↪ ") for w in wrapped[2:]) and len(wrapped) > 2
+    # the words are all there, in order
+    joined = " ".join(w.strip().removeprefix("↪ ") for w in wrapped[1:])
+    assert joined == line.strip()
+    assert ho.wrap_code("x = 1\n    y = 2") == "x = 1\n    y = 2"
 
 
 @pytest.mark.parametrize("name", NAMES)
