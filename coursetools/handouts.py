@@ -142,7 +142,8 @@ _TEMPLATE = (
     "  .handout-footer { display: none; }\n"
     "  .jp-Notebook { padding: 0; }\n"
     "  .jp-Cell { padding: 2px 0; }\n"
-    "  .jp-InputArea-editor pre, .jp-OutputArea-output pre { font-size: 10.5px; }\n"
+    "  .jp-InputArea-editor pre, .jp-InputArea-editor .highlight pre,"
+    " .jp-OutputArea-output pre { font-size: 10px !important; line-height: 1.35; }\n"
     "  .jp-OutputArea-output img, .jp-RenderedImage, .MathJax_SVG_Display"
     " { break-inside: avoid; }\n"
     "  .jp-Cell-inputWrapper { break-inside: avoid; }\n"
@@ -516,6 +517,8 @@ def build(
                 )
                 nb = nbformat.read(src, as_version=4)
                 title = lesson_title(nb, Path(src).stem)
+                if with_solutions:
+                    title += " (with solutions)"
                 # Typeset in a scratch file next to nothing: relative URLs can't resolve
                 # to anything but the (embedded) data, so a missing embed shows up.
                 scratch = Path(tmp) / html_path.name
