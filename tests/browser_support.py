@@ -394,6 +394,8 @@ class LessonReport:
     # "kernel running" / "kernel shut down" -> problems seen after reopening.
     reopen_problems: dict[str, list[str]] = field(default_factory=dict)
     hidden_inputs: int = 0
+    # Narrowest slider track on the page, in CSS pixels (0: no slider).
+    min_track_px: float = 0.0
 
 
 def _digest(data: bytes) -> str:
@@ -656,4 +658,13 @@ class LessonPage:
               return out;
             }}""",
             self.name,
+        )
+
+    def slider_track_widths(self) -> list[float]:
+        """Width in CSS pixels of every horizontal slider track in the notebook."""
+        return self.page.evaluate(
+            """(sel) => Array.from(document.querySelectorAll(
+                   sel + ' .widget-hslider .noUi-target, ' + sel + ' .widget-slider .noUi-horizontal'))
+                 .map(e => e.getBoundingClientRect().width).filter(w => w > 0)""",
+            self.root,
         )

@@ -68,6 +68,8 @@ CASES += [pytest.param(n, "notebook7", id=f"notebook7-{Path(n).stem}") for n in 
 OPEN_TIMEOUT_MS = 120_000
 RUN_TIMEOUT_MS = 300_000
 MAX_SLIDER_TRIES_PER_CELL = 3
+# A 40 px drag on a 360-degree slider then moves it by at most about 30 degrees.
+MIN_TRACK_PX = 450
 
 pytestmark = pytest.mark.browser
 
@@ -125,13 +127,13 @@ def _write_timings() -> None:
         return
     lines = [
         f"{'notebook':<34} {'ui':<10} {'open s':>7} {'run s':>7} {'slider s':>8} "
-        f"{'reopen s':>8} {'sliders':>7} {'hidden':>6}  result",
+        f"{'reopen s':>8} {'sliders':>7} {'track':>5} {'hidden':>6}  result",
     ]
     for r in REPORTS:
         verdict = "ok" if not _problems(r) else "FAIL: " + "; ".join(_problems(r))[:150]
         lines.append(
             f"{r.name:<34} {r.ui:<10} {r.open_s:7.1f} {r.run_s:7.1f} {r.sliders_s:8.1f} "
-            f"{r.reopen_s:8.1f} {r.n_sliders:7d} {r.hidden_inputs:6d}  {verdict}"
+            f"{r.reopen_s:8.1f} {r.n_sliders:7d} {r.min_track_px:5.0f} {r.hidden_inputs:6d}  {verdict}"
         )
     total = sum(r.open_s + r.run_s + r.sliders_s + r.reopen_s for r in REPORTS)
     lines.append(f"total {total:.1f} s")
@@ -204,6 +206,8 @@ def _problems(r: LessonReport) -> list[str]:
     problems = []
     if r.dirty_on_open:
         problems.append("marked unsaved as soon as it opened")
+    if r.n_sliders and r.min_track_px < MIN_TRACK_PX:
+        problems.append(f"a slider track is only {r.min_track_px:.0f} px long (want >= {MIN_TRACK_PX})")
     for mode, found in r.reopen_problems.items():
         problems.extend(f"after reopening ({mode}): {p}" for p in found)
     if r.saved_changed_lines:
@@ -265,6 +269,8 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
 
         cells = lesson.slider_cells()
         report.slider_cells = sorted(cells)
+        tracks = lesson.slider_track_widths()
+        report.min_track_px = min(tracks) if tracks else 0.0
         report.n_sliders = sum(cells.values())
         t2 = time.perf_counter()
         if name != INDEX:

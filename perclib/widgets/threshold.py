@@ -339,6 +339,13 @@ class ThresholdArtists:
                                 edgecolors=HIGHLIGHT_COLOR, linewidths=1.6, zorder=2.5,
                                 label="≠ target")
 
+    @property
+    def moving(self) -> list[Any]:
+        """The artists :meth:`update` changes (for ``SliderFigure(..., moving=...)``)."""
+        # The spines are static but must stay on top of the shaded half-plane.
+        return [self.region, self.offset_line, self.line, self.arrow, *self.points, self.rings,
+                *self.region.axes.spines.values()]
+
     def update(self, w: ArrayLike, theta: float, target: ArrayLike | None = None) -> NDArray[np.int64]:
         """Move everything to the unit ``(w, theta)``; return its outputs on ``X``."""
         w = as_weights(w, 2)
@@ -415,7 +422,7 @@ def build_threshold_demo(
         outputs = artists.update(w, values["theta"], target)
         return f"{key}<br>{threshold_status(outputs, w, values['theta'], target)}"
 
-    return SliderFigure(fig, controls, redraw)
+    return SliderFigure(fig, controls, redraw, moving=artists.moving)
 
 
 # ----------------------------------------------------------------------------- bias trick
@@ -447,6 +454,8 @@ class BiasTrickArtists:
             raise ValueError(f"the bias-trick view lifts 2-D patterns, got dimension {self.X.shape[1]}")
         self.limits = tuple(float(v) for v in _check_limits(limits))
         self.box = (*self.limits, float(z_range[0]), float(z_range[1]))
+        # Static artists a full 3-D draw shows in front of the moving plane (see moving).
+        self._static_on_top: list[Any] = []
         xmin, xmax, ymin, ymax = self.limits
         ax.set_xlim(xmin, xmax)
         ax.set_ylim(ymin, ymax)
@@ -466,15 +475,20 @@ class BiasTrickArtists:
         ax.plot([0.0, 0.0], [ymin, ymax], [0.0, 0.0], **axis_style)
         ax.plot([0.0, 0.0], [0.0, 0.0], [zmin, zmax], **axis_style)
         for position, text in (((xmax, 0.0, 0.0), "$x_1$"), ((0.0, ymax, 0.0), "$x_2$"),
-                               ((0.0, 0.0, zmax), "$x_3$"), ((xmin, ymin, 1.1), "plane $x_3 = 1$")):
-            ax.text(*position, text, fontsize=10, color="#555555")
+                               ((0.0, 0.0, zmax), "$x_3$"), ((xmin, ymax, 1.15), "plane $x_3 = 1$")):
+            self._static_on_top.append(ax.text(*position, text, fontsize=10, color="#555555", zorder=7))
         ax.view_init(elev=18, azim=-60)
         ax.set_box_aspect(None, zoom=1.05)  # room for the tick numbers
         square = [[xmin, ymin, 1.0], [xmax, ymin, 1.0], [xmax, ymax, 1.0], [xmin, ymax, 1.0]]
-        ax.add_collection3d(Poly3DCollection([square], facecolor="#bbbbbb", alpha=0.18, edgecolor="#999999"))
+        floor = Poly3DCollection([square], facecolor="#bbbbbb", alpha=0.18, edgecolor="#999999")
+        ax.add_collection3d(floor)
+        floor.set_zorder(6)
+        self._static_on_top.append(floor)
         self.plane = Poly3DCollection([np.zeros((3, 3))], facecolor=NORMAL_COLOR, alpha=0.18,
                                       edgecolor=NORMAL_COLOR, linewidths=0.6)
         ax.add_collection3d(self.plane)
+        # Last when blitting, as in a full 3-D draw, where depth sorting puts it in front.
+        self.plane.set_zorder(5)
         self.trace = ax.plot([], [], [], color=BOUNDARY_COLOR, lw=2.0)[0]
         style = {"ls": "none", "markersize": 5, "markeredgecolor": "white", "markeredgewidth": 0.5}
         self.pos = ax.plot([], [], [], marker=POSITIVE_MARKER, color=POSITIVE_COLOR, **style)[0]
@@ -482,6 +496,11 @@ class BiasTrickArtists:
         self.normal = ax.plot([], [], [], color=NORMAL_COLOR, lw=2.0, marker="o", markevery=[1],
                               markersize=4)[0]
         ax.plot([0.0], [0.0], [0.0], marker="+", color=BOUNDARY_COLOR, markersize=8)
+
+    @property
+    def moving(self) -> list[Any]:
+        """The artists :meth:`update` changes (for ``SliderFigure(..., moving=...)``)."""
+        return [self.plane, self.trace, self.pos, self.neg, self.normal, *self._static_on_top]
 
     def update(self, w: ArrayLike, theta: float) -> NDArray[np.int64]:
         """Move the 3-D picture to the unit ``(w, theta)``; return its outputs on ``X``."""
@@ -496,6 +515,9 @@ class BiasTrickArtists:
         self.plane.set_visible(len(poly) > 0)
         if len(poly):
             self.plane.set_verts([poly])
+            if getattr(self.plane.axes, "M", None) is not None:
+                # Drawn alone when blitting: project it now (a full draw would do this).
+                self.plane.do_3d_projection()
         seg = segment_in_box(w, theta, self.limits)
         self.trace.set_data_3d(seg[:, 0], seg[:, 1], np.ones(2))
         norm = float(np.linalg.norm(w_hat))
@@ -548,7 +570,8 @@ def build_bias_trick_demo(
         w_hat = augment_weights(w, values["theta"])
         return f"ŵ = (w, −θ) = ({w_hat[0]:.2f}, {w_hat[1]:.2f}, {w_hat[2]:.2f})"
 
-    return SliderFigure(fig, controls, redraw)
+    # Blitting: the axes, ticks and 3-D frame are drawn once; only the unit moves.
+    return SliderFigure(fig, controls, redraw, moving=[*flat.moving, *lifted.moving])
 
 
 DEMOS = {
