@@ -225,6 +225,9 @@ def _problems(r: LessonReport) -> list[str]:
         problems.append(f"broken widgets: {r.widget_errors}")
     if r.name == INDEX:
         return problems
+    if r.reopen_problems and r.hidden_inputs == 0:
+        # Every lesson has check cells (tag hide-input) since the cell-roles round.
+        problems.append("no cell tagged hide-input: a lesson's check cells must be collapsed")
     if r.n_sliders == 0:
         problems.append("no slider rendered")
         return problems
