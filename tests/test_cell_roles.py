@@ -378,3 +378,12 @@ def test_lesson_exercises_are_graded(path: Path) -> None:
     assert answers, f"{path.name}: no exercise answer cell (tag 'exercise')"
     assert answers <= checked, f"{path.name}: exercises without a check: {answers - checked}"
     assert written, f"{path.name}: no written exercise (tag 'written')"
+
+
+@pytest.mark.parametrize("module_name", ["coursetools.roles", "coursetools.handouts"])
+def test_coursetools_docstring_examples_run(module_name: str) -> None:
+    import doctest
+    import importlib
+
+    failures, tried = doctest.testmod(importlib.import_module(module_name))
+    assert tried > 0 and failures == 0, f"{failures} example(s) failed in {module_name}"
