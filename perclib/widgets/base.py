@@ -84,7 +84,9 @@ def stable_model_ids() -> None:
     lesson file stores (see ``coursetools.run``). When a cell runs again in the same
     kernel, the widget still holding that id (from the earlier run, whose output
     the re-run replaced) is closed first. Widgets made outside a cell (in a slider
-    callback) keep random ids; outside a kernel the ids come from a counter.
+    callback) keep random ids; outside a kernel the ids come from a counter. Limitation:
+    two cells with exactly the same source share ids, so the second closes the first's
+    widgets (the lessons never repeat a widget cell verbatim).
     Installed once per process (on import of this module); later calls do nothing;
     an explicit ``model_id`` is kept and an earlier construction callback still runs.
 
