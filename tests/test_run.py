@@ -88,3 +88,29 @@ def test_execute_twice_gives_the_same_file_and_matching_widget_state(tmp_path):
 def text_is_final(path: Path) -> bool:
     text = path.read_text()
     return text.endswith("}\n") and not text.endswith("\n\n")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_stored_widget_state_matches_what_a_run_displays(path):
+    """Every widget output names a stored model, under the id any run of its cell recreates.
+
+    A missing model shows "Error displaying widget: model not found" once the lesson is
+    reopened without a kernel; an id that a new run does not recreate means a student's
+    save rewrites the lesson (perclib.widgets.base.stable_model_ids).
+    """
+    from perclib.widgets.base import _hex_id
+
+    nb = nbformat.read(path, as_version=4)
+    state = nb.metadata.get("widgets", {}).get(run.WIDGET_STATE_MIME, {}).get("state", {})
+    for i, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(run.WIDGET_VIEW_MIME)
+            if not view:
+                continue
+            mid = view["model_id"]
+            assert mid in state, f"{path.name} cell {i}: widget {mid} has no stored state"
+            stable = {_hex_id(f"{cell.source}\0{k}") for k in range(2000)}
+            assert mid in stable, (
+                f"{path.name} cell {i}: widget id {mid} is not the one a run of this cell creates; "
+                f"store the lesson with `python -m coursetools.run`"
+            )
