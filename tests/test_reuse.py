@@ -91,10 +91,27 @@ def test_requirements_txt_matches_pyproject() -> None:
     )
 
 
+def optional_imports(tree: ast.AST) -> set[int]:
+    """ids of import nodes inside ``try: ... except ImportError`` (optional extras)."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+            isinstance(h.type, ast.Name) and h.type.id in {"ImportError", "ModuleNotFoundError"}
+            for h in node.handlers
+        ):
+            found.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return found
+
+
 def imported_top_level_modules(package: Path) -> set[str]:
+    """Top-level modules a package imports unconditionally (optional imports excluded)."""
     names: set[str] = set()
     for path in package.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        optional = optional_imports(tree)
+        for node in ast.walk(tree):
+            if id(node) in optional:
+                continue
             if isinstance(node, ast.Import):
                 names.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
