@@ -225,8 +225,10 @@ def in_general_position(X: ArrayLike, *, threshold: bool = False, tol: float = 1
     means no two points equal and no three on a line.
 
     A subset counts as dependent when its smallest singular value is at most
-    ``tol`` times its largest (its condition number exceeds ``1 / tol``), so the
-    verdict does not depend on the scale of the data.
+    ``tol`` times its largest (its condition number exceeds ``1 / tol``), so,
+    through the origin, the verdict does not depend on the scale of the data. With
+    ``threshold=True`` the appended column of ones does not scale with the data, so
+    the verdict depends on the units and on where the origin is.
 
     Parameters
     ----------
