@@ -58,7 +58,10 @@ JUPYTER_STACK = {
 
 
 def _repo2docker() -> list[str]:
-    exe = shutil.which("jupyter-repo2docker")
+    # The test extra installs it next to this interpreter, whose folder need not be on
+    # PATH (the README runs .venv/bin/python without activating the environment).
+    beside = Path(sys.executable).parent / "jupyter-repo2docker"
+    exe = str(beside) if beside.is_file() else shutil.which("jupyter-repo2docker")
     if exe is None:
         pytest.skip("jupyter-repo2docker is not installed")
     return [exe]
