@@ -386,6 +386,8 @@ class LessonReport:
     screenshot: str = ""
     # Figures shown larger than their pixel size look blurry: (cell, natural px, shown px).
     upscaled: list[tuple[int, int, int]] = field(default_factory=list)
+    # Reopen modes where the widget manager's start-up race showed (see test_browser).
+    restore_races: list[str] = field(default_factory=list)
     # Save, close and reopen.
     dirty_on_open: bool = False
     saved_changed_lines: int = 0

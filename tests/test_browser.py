@@ -169,6 +169,14 @@ def _write_timings() -> None:
         lines.append("")
         lines.append("Notes (not failures): figures stretched beyond their resolution")
         lines.extend(dict.fromkeys(notes))
+    races = [f"  {r.name} [{r.ui}] after reopening ({mode})" for r in REPORTS for mode in r.restore_races]
+    if races:
+        lines.append("")
+        lines.append(
+            f"Notes (not failures): {RESTORE_RACE_TEXT!r} from the widget manager's start-up "
+            "race, gone after one page reload (the saved file holds every widget model)"
+        )
+        lines.extend(races)
     text = "\n".join(lines) + "\n"
     OUTPUT.mkdir(parents=True, exist_ok=True)
     (OUTPUT / "timings.txt").write_text(text)
@@ -236,6 +244,34 @@ def _compare_saved(report: LessonReport, stored: Path, saved: Path) -> None:
             if old_png != new_png and same_figure(old_png, new_png):
                 new_text = new_text.replace(new_png, old_png)
     report.saved_changed_lines, report.saved_diff = _count_changed(old_text, new_text)
+
+
+RESTORE_RACE_TEXT = "Error displaying widget: model not found"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def _saved_state_covers_views(saved: Path) -> bool:
+    """Every widget view in the saved lesson has its model in the stored widget state."""
+    notebook = json.loads(saved.read_text())
+    state = notebook["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    views = [
+        output["data"][WIDGET_VIEW]["model_id"]
+        for cell in notebook["cells"]
+        for output in cell.get("outputs", [])
+        if WIDGET_VIEW in output.get("data", {})
+    ]
+    return bool(views) and all(model_id in state for model_id in views)
+
+
+def _only_restore_race(lesson: LessonPage) -> bool:
+    """The page's only widget errors are the manager's "model not found" placeholder."""
+    texts = lesson.page.evaluate("(sel) => document.querySelector(sel).innerText", lesson.root)
+    races = texts.count(RESTORE_RACE_TEXT)
+    others = [bad for bad in WIDGET_ERROR_TEXTS if bad not in RESTORE_RACE_TEXT]
+    return races > 0 and texts.count("Error displaying widget") == races and not any(
+        bad in texts for bad in others
+    )
 
 
 def _reopen_problems(lesson: LessonPage, report: LessonReport) -> list[str]:
@@ -356,7 +392,19 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
             lesson.close()
             lesson.open(OPEN_TIMEOUT_MS, workspace="-" + mode.split()[1])
             lesson.settle(quiet_ms=1500)
-            report.reopen_problems[mode] = _reopen_problems(lesson, report)
+            problems = _reopen_problems(lesson, report)
+            saved = jupyter_server.root_dir / name
+            if problems and _only_restore_race(lesson) and _saved_state_covers_views(saved):
+                # Known upstream race (jupyterlab-manager 5.0): while a new kernel starts,
+                # the kernel-only restore can report "restored" before the notebook's
+                # stored state is loaded, and a view that waited 2 s gives up for good.
+                # The file holds every model, so a reload must show every figure; the
+                # race is reported in timings.txt, and anything else still fails.
+                report.restore_races.append(mode)
+                lesson.open(OPEN_TIMEOUT_MS, workspace="-" + mode.split()[1] + "-reload")
+                lesson.settle(quiet_ms=1500)
+                problems = _reopen_problems(lesson, report)
+            report.reopen_problems[mode] = problems
             lesson.screenshot(
                 OUTPUT / f"{Path(name).stem}-{ui}-reopen-{mode.split()[1]}.png", first_widget_cell
             )
@@ -492,3 +540,9 @@ def test_same_figure_tolerates_only_edge_noise():
     assert same_figure(_png_b64(figure), _png_b64(noisy))
     assert not same_figure(_png_b64(figure), _png_b64(shifted)), "a moved bar is a new figure"
     assert not same_figure(_png_b64(figure), _png_b64(figure[:, :70])), "size changed"
+
+
+@pytest.mark.parametrize("name", [n for n in NOTEBOOK_NAMES if n != INDEX])
+def test_stored_widget_state_covers_every_view(name):
+    """Reopening without a kernel draws each widget from the state stored in the file."""
+    assert _saved_state_covers_views(NOTEBOOKS / name), f"{name}: a widget view has no stored model"
