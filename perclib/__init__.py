@@ -5,86 +5,141 @@ Conventions: patterns are rows of ``X`` (shape ``(P, N)``, float64), labels are
 ``threshold=True`` means hyperplanes with a threshold (affine); the default is
 hyperplanes through the origin. Plotting and slider widgets live in the
 submodules ``perclib.plotting`` and ``perclib.widgets``.
+
+Importing the package is cheap: each public name is imported from its submodule
+the first time it is used (PEP 562 module ``__getattr__``), so a lesson that only
+trains a perceptron never loads scipy, sympy or matplotlib.
 """
 
-from perclib.capacity import (
-    ExtensionSplit,
-    SeparableFractionEstimate,
-    arrangement_dichotomies,
-    capacity_curve,
-    cover_counts,
-    dependent_subsets,
-    extension_split,
-    nonseparable_restrictions,
-    project_out,
-    separable_fraction_mc,
-)
-from perclib.counting import (
-    capacity_fraction,
-    count_dichotomies,
-    cover_count,
-    cover_count_symbolic,
-    separable_dichotomies,
-)
-from perclib.data import (
-    TeacherData,
-    boolean_cube,
-    boolean_function,
-    gaussian_patterns,
-    random_labels,
-    teacher_data,
-    xor,
-)
-from perclib.geometry import (
-    MaxMarginResult,
-    admissible_arc,
-    direction_margins,
-    in_general_position,
-    is_separable,
-    margin,
-    max_margin,
-    pattern_margins,
-    separating_weights,
-)
-from perclib.kernels import gram_matrix, polynomial_features
-from perclib.margin_capacity import dichotomy_margins, margin_dichotomy_count, shattering_margin
-from perclib.novikoff import NovikoffTrace, mistake_bound, novikoff_trace, radius, separator_margin
-from perclib.statmech import (
-    CapacitySample,
-    LearningCurve,
-    capacity_sample,
-    gardner_capacity,
-    generalization_error,
-    gibbs_generalization,
-    hebb_generalization,
-    learning_curve,
-    max_margin_generalization,
-    overlap,
-)
-from perclib.train import (
-    AveragedResult,
-    KernelPerceptronResult,
-    LargeMarginResult,
-    PerceptronResult,
-    PocketResult,
-    adatron,
-    averaged_perceptron,
-    kernel_perceptron,
-    margin_perceptron,
-    minover,
-    perceptron,
-    pocket,
-)
-from perclib.units import (
-    augment,
-    augment_weights,
-    reflect,
-    sign,
-    split_augmented,
-    threshold_unit,
-    to_01,
-    to_pm1,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs
+    from perclib.capacity import (
+        ExtensionSplit,
+        SeparableFractionEstimate,
+        arrangement_dichotomies,
+        capacity_curve,
+        cover_counts,
+        dependent_subsets,
+        extension_split,
+        nonseparable_restrictions,
+        project_out,
+        separable_fraction_mc,
+    )
+    from perclib.counting import (
+        capacity_fraction,
+        count_dichotomies,
+        cover_count,
+        cover_count_symbolic,
+        separable_dichotomies,
+    )
+    from perclib.data import (
+        TeacherData,
+        boolean_cube,
+        boolean_function,
+        gaussian_patterns,
+        random_labels,
+        teacher_data,
+        xor,
+    )
+    from perclib.geometry import (
+        MaxMarginResult,
+        admissible_arc,
+        direction_margins,
+        in_general_position,
+        is_separable,
+        margin,
+        max_margin,
+        pattern_margins,
+        separating_weights,
+    )
+    from perclib.kernels import gram_matrix, polynomial_features
+    from perclib.margin_capacity import dichotomy_margins, margin_dichotomy_count, shattering_margin
+    from perclib.novikoff import NovikoffTrace, mistake_bound, novikoff_trace, radius, separator_margin
+    from perclib.statmech import (
+        CapacitySample,
+        LearningCurve,
+        capacity_sample,
+        gardner_capacity,
+        generalization_error,
+        gibbs_generalization,
+        hebb_generalization,
+        learning_curve,
+        max_margin_generalization,
+        overlap,
+    )
+    from perclib.train import (
+        AveragedResult,
+        KernelPerceptronResult,
+        LargeMarginResult,
+        PerceptronResult,
+        PocketResult,
+        adatron,
+        averaged_perceptron,
+        kernel_perceptron,
+        margin_perceptron,
+        minover,
+        perceptron,
+        pocket,
+    )
+    from perclib.units import (
+        augment,
+        augment_weights,
+        reflect,
+        sign,
+        split_augmented,
+        threshold_unit,
+        to_01,
+        to_pm1,
+    )
+
+#: Where each public name lives; imported on first access.
+_SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
+    "perclib.capacity": (
+        "ExtensionSplit", "SeparableFractionEstimate", "arrangement_dichotomies", "capacity_curve",
+        "cover_counts", "dependent_subsets", "extension_split", "nonseparable_restrictions",
+        "project_out", "separable_fraction_mc",
+    ),
+    "perclib.counting": (
+        "capacity_fraction", "count_dichotomies", "cover_count", "cover_count_symbolic",
+        "separable_dichotomies",
+    ),
+    "perclib.data": (
+        "TeacherData", "boolean_cube", "boolean_function", "gaussian_patterns", "random_labels",
+        "teacher_data", "xor",
+    ),
+    "perclib.geometry": (
+        "MaxMarginResult", "admissible_arc", "direction_margins", "in_general_position",
+        "is_separable", "margin", "max_margin", "pattern_margins", "separating_weights",
+    ),
+    "perclib.kernels": (
+        "gram_matrix", "polynomial_features",
+    ),
+    "perclib.margin_capacity": (
+        "dichotomy_margins", "margin_dichotomy_count", "shattering_margin",
+    ),
+    "perclib.novikoff": (
+        "NovikoffTrace", "mistake_bound", "novikoff_trace", "radius", "separator_margin",
+    ),
+    "perclib.statmech": (
+        "CapacitySample", "LearningCurve", "capacity_sample", "gardner_capacity",
+        "generalization_error", "gibbs_generalization", "hebb_generalization", "learning_curve",
+        "max_margin_generalization", "overlap",
+    ),
+    "perclib.train": (
+        "AveragedResult", "KernelPerceptronResult", "LargeMarginResult", "PerceptronResult",
+        "PocketResult", "adatron", "averaged_perceptron", "kernel_perceptron", "margin_perceptron",
+        "minover", "perceptron", "pocket",
+    ),
+    "perclib.units": (
+        "augment", "augment_weights", "reflect", "sign", "split_augmented", "threshold_unit",
+        "to_01", "to_pm1",
+    ),
+}
+_LAZY = {name: module for module, names in _SUBMODULE_NAMES.items() for name in names}
 
 __version__ = "0.1.0"
 
@@ -122,3 +177,16 @@ __all__ = [
     "generalization_error", "gibbs_generalization", "hebb_generalization", "learning_curve",
     "max_margin_generalization", "overlap",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'perclib' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

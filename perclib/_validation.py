@@ -141,6 +141,35 @@ def as_count(value: object, name: str, minimum: int = 0) -> int:
     return value
 
 
+def as_flag(value: object, name: str) -> bool:
+    """Return ``value`` as a bool, refusing anything but True/False (and numpy bools).
+
+    Examples
+    --------
+    >>> as_flag(True, "threshold")
+    True
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def as_real(value: object, name: str) -> float:
+    """Return ``value`` as a finite float (any sign) or raise.
+
+    Examples
+    --------
+    >>> as_real(-2, "coef0")
+    -2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value}")
+    return value
+
+
 def as_positive_float(value: object, name: str) -> float:
     """Return ``value`` as a finite float > 0 or raise.
 

@@ -17,13 +17,15 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sympy
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_patterns
-from perclib.geometry import SEPARABILITY_TOL, _as_flag, _homogeneous, _max_min_lp
+from perclib._validation import as_count, as_flag, as_patterns
+
+if TYPE_CHECKING:  # sympy is imported by cover_count_symbolic, when first needed
+    import sympy
 
 # Testing every labeling costs 2^P linear programs; refuse beyond this.
 MAX_BRUTEFORCE_POINTS = 20
@@ -118,8 +120,10 @@ def cover_count_symbolic(
     >>> cover_count_symbolic(N=2, evaluate=True)
     2*P
     """
+    import sympy  # here, not at module level: it takes a third of a second to import
+
     if evaluate is not None:
-        evaluate = _as_flag(evaluate, "evaluate")
+        evaluate = as_flag(evaluate, "evaluate")
     numeric = 0
     values = []
     for value, name in ((P, "P"), (N, "N")):
@@ -141,6 +145,11 @@ def cover_count_symbolic(
 # ---------------------------------------------------------------------------
 # Exact enumeration
 # ---------------------------------------------------------------------------
+
+
+def _homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]:
+    """Patterns as seen by a hyperplane through the origin (augmented if threshold)."""
+    return np.hstack([X, np.ones((X.shape[0], 1))]) if threshold else X
 
 
 def _unit_rows(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64] | None:
@@ -198,6 +207,8 @@ def _clearly_separates(J: NDArray[np.float64], w: NDArray[np.float64]) -> bool:
     labelings that only look separable because of rounding (a point that lies
     exactly on the hyperplane but computes as 1e-17 on the right side).
     """
+    from perclib.geometry import SEPARABILITY_TOL
+
     return bool(np.min(J @ w) > SEPARABILITY_TOL * np.max(np.abs(w)))
 
 
@@ -252,6 +263,8 @@ def _enumerate_incremental(
     ``shortcuts=False`` skips steps 1 and 2 (one LP per non-free extension), for
     comparison in the benchmark.
     """
+    from perclib.geometry import SEPARABILITY_TOL, _max_min_lp  # scipy, loaded when needed
+
     P, D = U.shape
     stats = {"free": 0, "conflict": 0, "rotation": 0, "lp": 0}
     S = np.ones((1, 1), dtype=np.int64)
@@ -303,6 +316,8 @@ def _enumerate_incremental(
 
 def _enumerate_bruteforce(U: NDArray[np.float64]) -> tuple[NDArray[np.int64], dict[str, int]]:
     """Every labeling of the rows of ``U`` tested by its own LP (reference method)."""
+    from perclib.geometry import _max_min_lp
+
     found = []
     for labels in itertools.product((-1, 1), repeat=U.shape[0]):
         s = np.array(labels, dtype=np.int64)
@@ -355,7 +370,7 @@ def separable_dichotomies(
     [[-1, -1], [-1, 1], [1, -1], [1, 1]]
     """
     X = as_patterns(X)
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
     max_count = _as_max_count(max_count)
     U = _unit_rows(X, threshold)
     if U is None:
@@ -397,7 +412,7 @@ def count_dichotomies(
     6
     """
     X = as_patterns(X)
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
     max_count = _as_max_count(max_count)
     U = _unit_rows(X, threshold)
     if U is None:
@@ -421,7 +436,7 @@ def separable_dichotomies_bruteforce(
     [[-1, -1], [1, 1]]
     """
     X = as_patterns(X)
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
     if X.shape[0] > MAX_BRUTEFORCE_POINTS:
         raise ValueError(
             f"testing all 2**{X.shape[0]} labelings is too slow; the brute-force "

@@ -22,8 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_patterns, as_positive_float
-from perclib.geometry import _as_real
+from perclib._validation import as_count, as_patterns, as_positive_float, as_real
 
 #: A user kernel: ``k(A, B)`` returns the ``(len(A), len(B))`` matrix of ``k(a_i, b_j)``.
 KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
@@ -94,7 +93,7 @@ def gram_matrix(
     if kernel == "poly":
         degree = as_count(degree, "degree", 1)
         gamma = as_positive_float(gamma, "gamma")
-        return (gamma * (A @ B.T) + _as_real(coef0, "coef0")) ** degree
+        return (gamma * (A @ B.T) + as_real(coef0, "coef0")) ** degree
     if kernel == "rbf":
         gamma = as_positive_float(gamma, "gamma")
         sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * (A @ B.T)
@@ -140,7 +139,7 @@ def polynomial_features(
     X = as_patterns(X)
     degree = as_count(degree, "degree", 1)
     gamma = as_positive_float(gamma, "gamma")
-    coef0 = _as_real(coef0, "coef0")
+    coef0 = as_real(coef0, "coef0")
     if coef0 < 0:
         raise ValueError(f"coef0 must be >= 0 for a real feature map, got {coef0}")
     P, N = X.shape

@@ -144,3 +144,21 @@ def test_teacher_data_errors_and_given_teacher() -> None:
         teacher_data(5, 2, teacher=[0.0, 0.0])
     with pytest.raises(ValueError, match="shape"):
         teacher_data(5, 2, teacher=[1.0, 0.0, 0.0])
+
+
+def test_import_perclib_loads_no_heavy_module() -> None:
+    """``import perclib`` stays cheap: sympy, scipy and matplotlib load only when used."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, perclib\n"
+        "from perclib import perceptron, teacher_data, kernel_perceptron, radius, cover_count\n"
+        "print(sorted(m for m in ('sympy', 'scipy', 'matplotlib') if m in sys.modules))\n"
+        "perclib.cover_count_symbolic(5, 2)\n"
+        "print('sympy' in sys.modules, len(dir(perclib)) >= len(perclib.__all__))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    first, second = out.stdout.splitlines()
+    assert first == "[]"  # cover_count needs no LP solver: scipy only comes with geometry
+    assert second == "True True"
