@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
+import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
+from scipy.linalg import solve_triangular
 from scipy.optimize import linprog, nnls
 
 from perclib._validation import (
@@ -63,6 +65,28 @@ def _as_real(value: object, name: str) -> float:
     return value
 
 
+def _row_norms(A: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Euclidean norms of the rows, without overflow or underflow at any float64 scale."""
+    amax = np.max(np.abs(A), axis=1)
+    safe = np.where(amax > 0, amax, 1.0)
+    return amax * np.linalg.norm(A / safe[:, None], axis=1)
+
+
+def _normalised(X: NDArray[np.float64]) -> tuple[NDArray[np.float64], float]:
+    """``(X / s, s)`` with ``s`` the largest row norm (``(X, 0.0)`` if ``X == 0``).
+
+    Scale-free questions (separability, the direction of the maximum-margin
+    hyperplane) are answered on ``X / s``; dividing by the largest entry first keeps
+    the norms finite and non-zero for data anywhere in the float64 range.
+    """
+    amax = float(np.max(np.abs(X)))
+    if amax == 0:
+        return X.copy(), 0.0
+    Xa = X / amax
+    r = float(np.max(np.linalg.norm(Xa, axis=1)))
+    return Xa / r, amax * r
+
+
 def _homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]:
     """Patterns as seen by a hyperplane through the origin (augmented if threshold)."""
     if threshold:
@@ -102,7 +126,7 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     set of rows containing this subset by the same tolerance.
     """
     P, D = J.shape
-    norms = np.linalg.norm(J, axis=1)
+    norms = _row_norms(J)
     if np.any(norms == 0):
         # A pattern at the origin (no threshold) has y (w.x) = 0 for every w.
         return _LPVerdict(0.0, None, np.flatnonzero(norms == 0)[:1])
@@ -119,8 +143,9 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     t_star = float(-res.fun)
     if t_star > SEPARABILITY_TOL:
         w = np.asarray(res.x[:D], dtype=np.float64)
-        # Confirm on the original (unscaled) rows: a reported separator must work.
-        if np.all(J @ w > 0):
+        # Confirm on the rows themselves: a reported separator must work. (Unit rows
+        # have the same signs as J's and cannot overflow.)
+        if np.all(U @ w > 0):
             return _LPVerdict(t_star, w, None)
         return _LPVerdict(t_star, None, None)  # pragma: no cover - t* > tol, check fails
     lam = -np.asarray(res.ineqlin.marginals, dtype=np.float64)
@@ -164,12 +189,28 @@ def separating_weights(
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
     threshold = _as_flag(threshold, "threshold")
-    w_hat = _max_min_lp(y[:, None] * _homogeneous(X, threshold)).w
+    verdict, scale = _separability_lp(X, y, threshold)
+    w_hat = verdict.w
     if w_hat is None:
         return None
     if threshold:
-        return w_hat[:-1].copy(), float(w_hat[-1])
+        # w . (x / scale) + b = 0 is the hyperplane w . x + b * scale = 0.
+        return w_hat[:-1].copy(), float(w_hat[-1]) * scale
     return w_hat, 0.0
+
+
+def _separability_lp(
+    X: NDArray[np.float64], y: NDArray[np.float64], threshold: bool
+) -> tuple[_LPVerdict, float]:
+    """The LP verdict on ``X`` scaled to largest norm 1, and that scale (1.0 if X == 0).
+
+    Scaling first makes the verdict independent of the data's units, with a
+    threshold too (the appended constant 1 does not scale with the data).
+    """
+    Xs, scale = _normalised(X)
+    if scale == 0:
+        scale = 1.0
+    return _max_min_lp(y[:, None] * _homogeneous(Xs, threshold)), scale
 
 
 def is_separable(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> bool:
@@ -320,10 +361,20 @@ def pattern_margins(
     y = as_labels(y, X.shape[0])
     w = as_weights(w, X.shape[1])
     b = _as_real(b, "b")
-    norm = float(np.linalg.norm(w))
-    if norm == 0:
+    wmax = float(np.max(np.abs(w)))
+    if wmax == 0:
         raise ValueError("w is the zero vector: it defines no hyperplane, so no margin")
-    return y * (X @ w + b) / norm
+    # Unit normal and data scaled to entries <= 1: no overflow or underflow at any
+    # float64 scale (norms of 1e+-200 vectors would square to inf or 0).
+    w_hat = w / wmax
+    nw = float(np.linalg.norm(w_hat))
+    w_hat /= nw
+    b_hat = b / wmax / nw
+    xmax = float(np.max(np.abs(X)))
+    if xmax == 0:
+        return y * b_hat
+    with np.errstate(over="ignore"):
+        return y * ((X / xmax) @ w_hat + b_hat / xmax) * xmax
 
 
 def margin(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, b: float = 0.0) -> float:
@@ -396,58 +447,194 @@ class MaxMarginResult:
         )
 
 
-def _active_set_qp(
-    G: NDArray[np.float64], n_w: int, z: NDArray[np.float64], max_iter: int
-) -> tuple[NDArray[np.float64], list[int], NDArray[np.float64]]:
-    """Primal active-set method for  min 1/2 ||z[:n_w]||^2  s.t.  G z >= 1.
+class MarginResolutionError(ValueError):
+    """The data are separable, but the maximum margin is below float64 resolution.
 
-    The textbook algorithm (Nocedal & Wright, Numerical Optimization, 16.3), started
-    from a feasible ``z``. The working set ``W`` holds constraints treated as
-    equalities; each iteration solves the equality-constrained problem on ``W``
-    exactly (a small KKT linear system). If that moves ``z``, the step is cut at the
-    first constraint it would break, which joins ``W``; if it does not, the KKT
-    multipliers decide: all >= 0 means optimal, otherwise the constraint with the
-    most negative multiplier leaves ``W``. A joining row always has ``G_j p < 0``
-    while ``G_W p = 0``, so the rows of ``W`` stay linearly independent and the
-    multipliers are unique. The trailing entries of ``z`` beyond ``n_w`` (the bias)
-    are free: they do not appear in the objective.
-
-    Returns the solution, its working set and the multipliers on it.
+    Raised by :func:`max_margin` when the optimal margin is so small relative to the
+    data radius (below about ``1e-12 * sqrt(N)`` of the largest pattern norm) that no
+    float64 hyperplane can represent it to three significant digits: rounding the
+    weights alone moves every margin by more than that. A ``ValueError``, so code
+    that treats "no usable margin" alike can catch that.
     """
-    D = z.size
-    H = np.zeros((D, D))
-    H[np.arange(n_w), np.arange(n_w)] = 1.0
+
+
+# Relative duality gap required of every result of max_margin (optimal margin proven
+# to lie in [gamma, gamma * (1 + gap)]), on top of float64 resolution, see below.
+GAP_TOL = 1e-9
+_EPS = float(np.finfo(np.float64).eps)
+# A returned hyperplane is stored in float64: rounding w moves each margin by about
+# eps * sqrt(D) * (data radius), so a margin gamma (data radius 1) cannot be known
+# better than _RES_FACTOR * eps * sqrt(D) / gamma relative. Beyond _RES_LIMIT the
+# answer is refused (MarginResolutionError) rather than returned uncertified.
+_RES_FACTOR = 8.0
+_RES_LIMIT = 1e-3
+# Working-set rows whose QR diagonal falls below this (relative) count as dependent.
+# Rows have norm <= sqrt(2); the smallest diagonal of independent tight rows is
+# about the margin, so this is far below any margin that can be certified.
+_RANK_TOL = 1e-14
+# Certified margins below this (data radius 1) are confirmed by the separability LP,
+# so that max_margin never returns a margin where is_separable says "not separable".
+_LP_CONFIRM_MARGIN = 1e-8
+
+
+def _resolution(gamma: float, D: int) -> float:
+    """Relative float64 resolution of a margin ``gamma`` of a unit-radius problem."""
+    return _RES_FACTOR * _EPS * math.sqrt(D) / gamma if gamma > 0 else math.inf
+
+
+class _WorkingSet:
+    """Orthogonal factorisation of the equality problem on the working set ``W``.
+
+    Minimise ``1/2 ||w||^2`` subject to ``G_W z = r`` with ``z = w`` or ``z = (w, b)``
+    (the bias is free). With a threshold, a Householder reflection ``H`` maps the
+    bias column ``v = G_W[:, -1]`` onto ``e_1``: the first reflected row then only
+    fixes ``b``, and the others, ``C w = (H r)[1:]`` with ``C = (H A_W)[1:]``, give
+    the minimum-norm ``w`` through a QR factorisation ``C^T = Q R``:
+    ``w = Q R^{-T} d`` and ``w = C^T mu`` with ``R mu = R^{-T} d``. The multipliers of
+    the original rows are ``lam = H (0, mu)``, so that ``w = A_W^T lam`` and
+    ``v . lam = 0``. Unlike the normal equations (``A A^T``, condition number growing
+    like 1 / gamma^2), this works with ``C`` itself (condition ~ 1 / gamma).
+    """
+
+    def __init__(self, G: NDArray[np.float64], n_w: int, W: list[int]) -> None:
+        self.G, self.n_w, self.W = G, n_w, W
+        self.threshold = G.shape[1] > n_w
+        A = G[W, :n_w]
+        if self.threshold:
+            v = G[W, n_w]
+            nv = float(np.linalg.norm(v))
+            sgn = 1.0 if v[0] >= 0 else -1.0
+            u = v.copy()
+            u[0] += sgn * nv
+            self.u, self.beta, self.hv0 = u, 2.0 / float(u @ u), -sgn * nv
+            HA = A - self.beta * np.outer(u, u @ A)
+            self.h0, C = HA[0], HA[1:]
+        else:
+            C = A
+        self.k = C.shape[0]
+        self.ok = self.k <= n_w
+        if self.k and self.ok:
+            self.Q, self.R = np.linalg.qr(C.T)
+            d = np.abs(np.diag(self.R))
+            self.ok = bool(d.min() > _RANK_TOL * max(1.0, float(d.max())))
+
+    def solve(self, r: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        if self.threshold:
+            hr = r - self.beta * self.u * float(self.u @ r)
+            d = hr[1:]
+        else:
+            d = r
+        if self.k:
+            t = solve_triangular(self.R, d, trans="T")
+            w = self.Q @ t
+            mu = solve_triangular(self.R, t)
+        else:
+            w, mu = np.zeros(self.n_w), np.zeros(0)
+        if not self.threshold:
+            return w, mu
+        b = (hr[0] - float(self.h0 @ w)) / self.hv0
+        lam = np.concatenate([[0.0], mu])
+        lam = lam - self.beta * self.u * float(self.u @ lam)
+        return np.append(w, b), lam
+
+    def refined(self, steps: int = 2) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Solution for ``r = 1`` with iterative refinement (residuals in long double)."""
+        GW = self.G[self.W].astype(np.longdouble)
+        z, lam = self.solve(np.ones(len(self.W)))
+        for _ in range(steps):
+            res = (1 - GW @ z.astype(np.longdouble)).astype(np.float64)
+            if not np.any(res):
+                break
+            dz, dlam = self.solve(res)
+            z, lam = z + dz, lam + dlam
+        return z, lam
+
+
+def _independent(G: NDArray[np.float64], W: list[int]) -> list[int]:
+    """A numerically independent subset of the rows ``W`` of ``G`` (pivoted QR)."""
+    if not W:
+        return []
+    R, piv = scipy.linalg.qr(G[W].T, mode="r", pivoting=True)
+    d = np.abs(np.diag(R))
+    if d.size == 0 or d[0] == 0:
+        return []
+    keep = piv[: int(np.count_nonzero(d > _RANK_TOL * d[0]))]
+    return sorted(W[i] for i in keep)
+
+
+def _kkt_tolerances(z: NDArray[np.float64], lam: NDArray[np.float64], D: int) -> tuple[float, float]:
+    # Rounding in G z grows with ||z|| = 1 / margin; multipliers are compared with their sum.
+    slack_tol = 1e-12 + 16 * _EPS * math.sqrt(D) * float(np.linalg.norm(z))
+    lam_tol = 1e-12 * float(np.abs(lam).sum())
+    return slack_tol, lam_tol
+
+
+def _polish(
+    G: NDArray[np.float64], n_w: int, W0: list[int], rounds: int
+) -> tuple[NDArray[np.float64], list[int], NDArray[np.float64]] | None:
+    """Exact solution from a guessed working set, corrected by single swaps.
+
+    Solves the equality problem on ``W`` (QR, refined); while some multiplier is
+    negative or some constraint violated, the most negative leaves and the most
+    violated joins. Usually the guess is right or one swap away; None after
+    ``rounds`` tries (the monotone active-set method then takes over).
+    """
+    W = _independent(G, sorted(set(W0)))
+    for _ in range(rounds):
+        ws = _WorkingSet(G, n_w, W)
+        if not ws.ok:
+            return None
+        z, lam = ws.refined()
+        slack = G @ z - 1.0
+        slack_tol, lam_tol = _kkt_tolerances(z, lam, G.shape[1])
+        i_neg = int(np.argmin(lam)) if lam.size else -1
+        j_viol = int(np.argmin(slack))
+        neg = i_neg >= 0 and lam[i_neg] < -lam_tol
+        viol = slack[j_viol] < -slack_tol
+        if not neg and not viol:
+            return z, W, lam
+        new = [i for k, i in enumerate(W) if not (neg and k == i_neg)]
+        if viol and j_viol not in new:
+            new.append(j_viol)
+        W = _independent(G, sorted(new))
+    return None
+
+
+def _primal_active_set(
+    G: NDArray[np.float64], n_w: int, z: NDArray[np.float64], max_iter: int
+) -> tuple[NDArray[np.float64], list[int], NDArray[np.float64]] | None:
+    """Primal active-set method for  min 1/2 ||z[:n_w]||^2  s.t.  G z >= 1, from a feasible ``z``.
+
+    The textbook algorithm (Nocedal & Wright, Numerical Optimization, 16.3); each
+    equality problem on the working set ``W`` is solved by :class:`_WorkingSet`
+    (QR, refined). A step is cut at the first constraint it would break, which
+    joins ``W``; at a minimum on ``W`` the most negative multiplier leaves. The
+    objective never increases, so it terminates. None if it does not within
+    ``max_iter`` steps or a working set becomes numerically dependent.
+    """
     W: list[int] = []
-    lam = np.zeros(0)
-    # After a full (unblocked) step, z minimises the objective on W: the next
-    # direction is zero up to rounding, so test the multipliers without relying
-    # on a threshold for ||p||.
     at_minimum = False
     for _ in range(max_iter):
-        m = len(W)
-        K = np.zeros((D + m, D + m))
-        K[:D, :D] = H
-        K[:D, D:] = -G[W].T
-        K[D:, :D] = G[W]
-        rhs = np.concatenate([-(H @ z), np.zeros(m)])
-        sol = np.linalg.lstsq(K, rhs, rcond=None)[0]
-        p, lam = sol[:D], sol[D:]
+        ws = _WorkingSet(G, n_w, W)
+        if not ws.ok:
+            return None
+        zW, lam = ws.refined(steps=1)
+        p = zW - z
         if at_minimum or np.linalg.norm(p) <= 1e-13 * max(1.0, float(np.linalg.norm(z))):
-            if m == 0 or lam.min() >= 0:
-                return z, W, lam
+            _, lam_tol = _kkt_tolerances(z, lam, G.shape[1])
+            if not W or lam.min() >= -lam_tol:
+                return zW if W else z, W, lam
             del W[int(np.argmin(lam))]
             at_minimum = False
             continue
-        # Longest step in direction p that keeps every constraint satisfied.
         Gp = G @ p
         slack = np.maximum(G @ z - 1.0, 0.0)
-        step, block = 1.0, -1
         outside = np.ones(G.shape[0], dtype=bool)
         outside[W] = False
-        # Rows with G_j p ~ 0 only by rounding are combinations of the rows in W
-        # (degenerate data: repeated or dependent patterns); letting them block
-        # would make W linearly dependent, so only clearly decreasing rows count.
+        # Rows with G_j p ~ 0 only by rounding depend on W: letting them block would
+        # make W dependent, so only clearly decreasing rows count.
         cand = np.flatnonzero(outside & (Gp < -1e-12 * float(np.linalg.norm(p))))
+        step, block = 1.0, -1
         if cand.size:
             ratios = slack[cand] / -Gp[cand]
             k = int(np.argmin(ratios))
@@ -458,66 +645,31 @@ def _active_set_qp(
             W.append(block)
         else:
             at_minimum = True
-    raise RuntimeError("max_margin: the active-set method did not converge")  # pragma: no cover
-
-
-def _polish_kkt(
-    G: NDArray[np.float64], n_w: int, W: list[int], tol: float = 1e-12
-) -> tuple[NDArray[np.float64], NDArray[np.float64]] | None:
-    """Solve the KKT equalities with the constraints ``W`` tight, exactly; verify them.
-
-    Minimise ``1/2 ||z[:n_w]||^2`` subject to ``G_W z = 1`` (entries of ``z`` beyond
-    ``n_w``, the bias, are free) by one linear system. The answer ``(z, lam)`` is
-    returned only if every constraint ``G z >= 1`` holds and ``lam >= 0`` (both within
-    ``tol``; 1e-9 is the level at which every result of max_margin is accepted): these are
-    the KKT conditions of the full problem, which for this convex problem prove
-    optimality. None otherwise (``W`` was not the optimal working set).
-    """
-    D = G.shape[1]
-    K = np.zeros((D + len(W),) * 2)
-    K[:n_w, :n_w] = np.eye(n_w)
-    K[:D, D:] = -G[W].T
-    K[D:, :D] = G[W]
-    sol = np.linalg.lstsq(K, np.concatenate([np.zeros(D), np.ones(len(W))]), rcond=None)[0]
-    z, lam = sol[:D], sol[D:]
-    if np.all(G @ z >= 1.0 - tol) and np.all(lam >= -tol):
-        return z, lam
     return None
 
 
 class _LDPVerdict(NamedTuple):
-    """Outcome of :func:`_ldp_max_margin` (no threshold)."""
+    """Outcome of :func:`_ldp_max_margin`."""
 
     separable: bool
-    z: NDArray[np.float64] | None = None  # minimum-norm w with G w >= 1
-    working_set: NDArray[np.intp] | None = None  # constraints with positive multiplier
-    lam: NDArray[np.float64] | None = None  # their multipliers
-    margin: float = 0.0  # 1 / ||z||, the margin on the scaled data
-
-
-# Below this margin (data scaled to largest norm 1) the fast path's separability
-# verdict is confirmed by the LP, so that max_margin and is_separable never disagree.
-_LDP_TRUST_MARGIN = 1e-6
+    z: NDArray[np.float64] | None = None  # a feasible point (G z >= 1), near optimal
+    working_set: list[int] | None = None  # constraints with positive multiplier
 
 
 def _ldp_max_margin(G: NDArray[np.float64]) -> _LDPVerdict | None:
-    """Minimum-norm ``w`` with ``G w >= 1`` from one non-negative least-squares problem.
+    """Approximate minimum-norm ``w`` with ``G w >= 1`` from one non-negative least-squares problem.
 
     Lawson and Hanson's least-distance programming (Solving Least Squares Problems,
     1974, ch. 23): with ``E = [G^T; 1 ... 1]`` and ``f = (0, ..., 0, 1)``, let
     ``u >= 0`` minimise ``||E u - f||``. If ``s = 1 - sum(u) > 0``, then
-    ``w = G^T u / s`` is the solution and ``alpha = u / s`` its multipliers
-    (``w = G^T alpha``, the SVM dual). If instead ``E u = f``, then ``u >= 0`` sums
-    to 1 with ``G^T u = 0``: Gordan's certificate that no ``w`` makes every row
-    positive. Both outcomes are verified here (KKT conditions and duality gap, or
-    the certificate at the LP's tolerance); None means neither could be verified
-    and the general method must decide. Scipy's NNLS is compiled code, which is
-    what makes this orders of magnitude faster than the active-set loop above.
+    ``w = G^T u / s`` is the solution and ``u > 0`` marks its working set. If instead
+    ``E u = f``, then ``u >= 0`` sums to 1 with ``G^T u = 0``: Gordan's certificate
+    that no ``w`` makes every row positive (a claim the caller confirms by LP).
+    ``s`` is about ``gamma^2``, so on thin problems ``w`` is inaccurate; what is used
+    is the working set, which :func:`_polish` then solves exactly. Scipy's NNLS is
+    compiled code, which makes this the fast route. None when it is inconclusive.
     """
     P, N = G.shape
-    norms = np.linalg.norm(G, axis=1)
-    if np.any(norms == 0):
-        return _LDPVerdict(separable=False)  # a pattern at the origin has margin 0
     E = np.vstack([G.T, np.ones((1, P))])
     f = np.zeros(N + 1)
     f[-1] = 1.0
@@ -526,60 +678,133 @@ def _ldp_max_margin(G: NDArray[np.float64]) -> _LDPVerdict | None:
     except RuntimeError:  # pragma: no cover - NNLS terminates in practice
         return None
     total = float(u.sum())
-    # Gordan certificate, in the LP's units: mu_i = u_i ||G_i|| / sum(u ||G||) weighs
-    # unit rows; ||sum mu_i U_i||_1 <= tol bounds the LP's best worst margin by tol.
+    norms = np.linalg.norm(G, axis=1)
     if total > 0 and np.abs(G.T @ u).sum() <= SEPARABILITY_TOL * float(u @ norms):
         return _LDPVerdict(separable=False)
     s = 1.0 - total
-    if s <= 0:
+    W = np.flatnonzero(u > 0).tolist()
+    if s <= 0 or not W:
         return None
-    W = np.flatnonzero(u > 0)
-    a = u[W] / s
-    z = G[W].T @ a
-    # Polish: the tight rows W define w = G_W^T a with G_W G_W^T a = 1 (a small
-    # symmetric system); keep the polished point only if it is at least as good.
-    try:
-        a2 = np.linalg.solve(G[W] @ G[W].T, np.ones(W.size))
-        z2 = G[W].T @ a2
-        if np.all(a2 >= 0) and np.min(G @ z2) >= min(np.min(G @ z), 1.0 - 1e-12):
-            z, a = z2, a2
-    except np.linalg.LinAlgError:  # dependent tight rows: keep the NNLS point
-        pass
-    Gz = G @ z
-    gap = float(a @ (Gz[W] - 1.0))  # primal minus dual objective, since z = G_W^T a
-    zz = float(z @ z)
-    # 1e-8: on near-degenerate problems (margins ~1e-4 of the data's scale) rounding
-    # in NNLS reaches ~1e-9; the margin is still certified to about 1e-8 relative.
-    if np.all(Gz >= 1.0 - 1e-8) and np.all(a >= 0) and abs(gap) <= 1e-8 * zz:
-        return _LDPVerdict(True, z, W, a, 1.0 / np.sqrt(zz))
-    return None
+    z = G[W].T @ (u[W] / s)
+    low = float(np.min(G @ z))
+    return _LDPVerdict(True, z / low if low > 0 else None, W)
 
 
-def _fast_max_margin(G: NDArray[np.float64], n_w: int) -> _LDPVerdict | None:
-    """The fast route, with or without a threshold (``G.shape[1] == n_w + 1``).
+class _Solution(NamedTuple):
+    z: NDArray[np.float64]
+    W: list[int]
+    lam: NDArray[np.float64]
+    lower: float  # margin of the hyperplane z on the scaled data
+    upper: float  # weak-duality bound on the optimal margin from lam
 
-    Without threshold: :func:`_ldp_max_margin`. With a threshold, the bias column
-    is scaled up by ``c``, which turns the problem into one through the origin whose
-    objective also charges ``(b / c)^2``: nearly the right problem, and with the
-    same constraints, so a certificate of non-separability carries over exactly.
-    Its tight constraints are then taken as the working set of the exact problem
-    and checked by :func:`_polish_kkt`; if that fails for every ``c``, None.
+
+def _certify(
+    G: NDArray[np.float64], n_w: int, z: NDArray[np.float64], W: list[int], lam: NDArray[np.float64]
+) -> _Solution:
+    """Bounds ``lower <= gamma* <= upper`` on the optimal margin, in long double.
+
+    Lower: the margin of the hyperplane ``z`` itself. Upper: for ``a >= 0`` (``a`` =
+    ``lam`` clipped) and any ``z`` with ``G z >= 1``, ``sum a <= sum a_i G_i z
+    <= ||w|| ||v|| + |b| e`` with ``v = sum a_i G_i[:n_w]`` and ``e = |sum a_i
+    G_i[n_w]|`` (the bias column; ``e = 0`` without threshold). At the optimum
+    ``|b| <= 1 + ||w||`` (data radius 1, support patterns on both sides), so
+    ``gamma* = 1 / ||w*|| <= (||v|| + e) / (sum a - e)``.
     """
-    if G.shape[1] == n_w:
-        return _ldp_max_margin(G)
-    for c in (10.0, 100.0):
-        scaled = G.copy()
-        scaled[:, n_w] *= c
-        verdict = _ldp_max_margin(scaled)
+    ld = np.longdouble
+    zl = z.astype(ld)
+    nw = np.sqrt(np.sum(zl[:n_w] ** 2))
+    lower = float(np.min(G.astype(ld) @ zl) / nw) if nw > 0 else 0.0
+    a = np.maximum(lam, 0.0).astype(ld)
+    S = a.sum()
+    Ga = a @ G[W].astype(ld)
+    nv = np.sqrt(np.sum(Ga[:n_w] ** 2))
+    e = abs(Ga[n_w]) if G.shape[1] > n_w else ld(0)
+    upper = float((nv + e) / (S - e)) if S > e else math.inf
+    return _Solution(z, W, lam, lower, upper)
+
+
+def _certified(sol: _Solution | None, D: int) -> bool:
+    if sol is None or not sol.lower > 0:
+        return False
+    return sol.upper <= sol.lower * (1 + GAP_TOL + _resolution(sol.lower, D))
+
+
+def _solve_max_margin(
+    X: NDArray[np.float64], y: NDArray[np.float64], Xs: NDArray[np.float64], threshold: bool
+) -> _Solution | None:
+    """Certified solution on the scaled data ``Xs``, None if the data are not separable.
+
+    Routes, each checked by its duality gap before it is accepted: (1) the NNLS
+    working set (with a threshold: of the problem whose bias column is scaled up,
+    which charges ``(b / c)^2`` too), solved exactly by :func:`_polish`; (2) the
+    monotone primal active-set method from a feasible point (the NNLS one, or the
+    separability LP's). A "not separable" claim of NNLS is only believed once the
+    separability LP (the one behind :func:`is_separable`, on the same ``X``) agrees.
+    Raises MarginResolutionError when the margin is below float64 resolution.
+    """
+    P, N = Xs.shape
+    G = y[:, None] * _homogeneous(Xs, threshold)
+    D = G.shape[1]
+    best: _Solution | None = None
+    start: NDArray[np.float64] | None = None
+    lp_checked = False
+
+    def lp_separator() -> NDArray[np.float64] | None:
+        # Exactly is_separable's computation; its data scaling is the same as ours.
+        z0 = _separability_lp(X, y, threshold)[0].w
+        if z0 is None:
+            return None
+        low = float(np.min(G @ z0))
+        return z0 / low if low > 0 else None
+
+    for c in (10.0, 1000.0) if threshold else (1.0,):
+        Gc = G.copy()
+        if threshold:
+            Gc[:, N] *= c
+        verdict = _ldp_max_margin(Gc)
         if verdict is None:
             continue
         if not verdict.separable:
-            return verdict
-        exact = _polish_kkt(G, n_w, list(verdict.working_set), tol=1e-9)
-        if exact is not None:
-            z, lam = exact
-            return _LDPVerdict(True, z, verdict.working_set, lam, 1.0 / float(np.linalg.norm(z[:n_w])))
-    return None
+            break  # same constraints for every c: the LP decides below
+        if verdict.z is not None and start is None:
+            start = verdict.z.copy()
+            if threshold:
+                start[N] *= c
+        polished = _polish(G, N, verdict.working_set, rounds=8)
+        if polished is not None:
+            sol = _certify(G, N, *polished)
+            if _certified(sol, D):
+                best = sol
+                break
+            if best is None or sol.upper / max(sol.lower, 1e-300) < best.upper / max(best.lower, 1e-300):
+                best = sol
+    if not _certified(best, D):
+        if start is None:
+            lp_checked = True
+            start = lp_separator()
+            if start is None:
+                return None
+        found = _primal_active_set(G, N, start, max_iter=20 * (P + D))
+        if found is not None:
+            sol = _certify(G, N, *found)
+            if best is None or _certified(sol, D) or sol.lower > best.lower:
+                best = sol
+    if best is None or not _certified(best, D) or best.lower < _LP_CONFIRM_MARGIN:
+        if not lp_checked and lp_separator() is None:
+            return None
+        if best is None or not best.lower > 0 or _resolution(best.lower, D) > _RES_LIMIT:
+            raise MarginResolutionError(
+                "the data are separable, but the largest margin is below what float64 "
+                "arithmetic can resolve at this data scale (under about "
+                f"{_RES_FACTOR * _EPS * math.sqrt(D) / _RES_LIMIT:.0e} of the largest pattern norm)"
+            )
+        if not _certified(best, D):  # pragma: no cover - not seen on any test problem
+            raise MarginResolutionError(
+                "the data are separable, but max_margin could not certify the maximum "
+                f"margin (relative duality gap {best.upper / best.lower - 1:.1e}): the margin "
+                "is too small relative to the data scale for float64 arithmetic"
+            )
+    return best
 
 
 def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMarginResult:
@@ -587,18 +812,19 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
 
     Solves  min 1/2 ||w||^2  subject to  y_i (w.x_i + b) >= 1  for all patterns
     (``b = 0`` without threshold); the optimal margin is ``1 / ||w||``.
-    Without threshold this is a least-distance problem, solved exactly by one
-    non-negative least-squares problem (Lawson and Hanson), which also proves
-    non-separability when it occurs; this takes milliseconds for hundreds of
-    patterns in hundreds of dimensions. With a threshold, the same route on a
-    slightly modified problem finds the tight constraints, and the exact problem is
-    then solved on them. If that route cannot verify its answer, the quadratic
-    program is solved by a primal active-set method started from a separator found
-    by linear programming (much slower on large problems). Either way, the result is accepted only after
-    checking that every constraint holds and that the multipliers are
-    non-negative (and, on the fast route, that the duality gap vanishes), which for
-    this convex problem proves optimality. The margin is accurate to about 1e-12
-    relative on well-scaled data.
+    The data are first scaled to largest pattern norm 1 (the answer scales
+    linearly, so any float64 scale works). Fast route: one non-negative
+    least-squares problem (Lawson and Hanson's least-distance programming; with a
+    threshold, on the problem whose bias column is scaled up) finds the tight
+    constraints; the exact problem on them is then solved by QR factorisation with
+    iterative refinement, and corrected by swaps if a multiplier is negative or a
+    constraint violated. Fallback: a primal active-set method (same QR solves) from
+    a feasible point. Every answer is *certified*: the margin of the returned
+    hyperplane and the weak-duality bound from its multipliers must agree to a
+    relative gap of ``GAP_TOL = 1e-9``, plus the float64 resolution of the margin,
+    ``8 eps sqrt(N) R / gamma`` for data radius ``R`` (negligible unless the margin
+    is below about 1e-5 of ``R``). A "not separable" answer is always confirmed by
+    the linear program of :func:`is_separable`, so the two never disagree.
 
     Parameters
     ----------
@@ -613,12 +839,17 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
     Returns
     -------
     MaxMarginResult
-        ``.w`` (unit norm), ``.b``, ``.gamma``, ``.support``, ``.alpha``.
+        ``.w`` (unit norm), ``.b``, ``.gamma``, ``.support``, ``.alpha``. The
+        multipliers scale like ``1 / R^2``, so at extreme data scales (``R`` beyond
+        about 1e+-150) they underflow or overflow; the rest does not.
 
     Raises
     ------
     ValueError
         If the data are not linearly separable (no margin exists).
+    MarginResolutionError
+        (a ValueError) If they are, but the maximum margin is below float64
+        resolution relative to the data radius (about ``1e-12 sqrt(N) R``).
 
     Examples
     --------
@@ -638,53 +869,35 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
             "max_margin with threshold=True needs patterns of both labels: with one "
             "class the threshold can move the hyperplane arbitrarily far away"
         )
-    # Work on scaled data (largest pattern norm 1) so tolerances are relative.
-    scale = float(np.max(np.linalg.norm(X, axis=1)))
-    if scale == 0:
-        raise ValueError("the data are not linearly separable: every pattern is at the origin")
-    Xs = X / scale
     not_separable = ValueError(
         "the data are not linearly separable"
         + (" (with a threshold)" if threshold else " by a hyperplane through the origin")
         + ", so there is no maximum-margin separator"
     )
-    # Constraints G z >= 1 with z = w (no threshold) or z = (w, b).
-    G = y[:, None] * (_homogeneous(Xs, True) if threshold else Xs)
-    fast = _fast_max_margin(G, N)
-    if fast is not None and not fast.separable:
+    # Work on scaled data (largest pattern norm 1) so tolerances are relative.
+    Xs, scale = _normalised(X)
+    if scale == 0:
+        raise ValueError("the data are not linearly separable: every pattern is at the origin")
+    sol = _solve_max_margin(X, y, Xs, threshold)
+    if sol is None:
         raise not_separable
-    if fast is None or fast.margin <= _LDP_TRUST_MARGIN:
-        start = separating_weights(Xs, y, threshold=threshold)
-        if start is None:
-            raise not_separable
-    if fast is not None:
-        z, W, lam = fast.z, list(fast.working_set), fast.lam
-    else:
-        # Feasible start: rescale the LP separator until the worst constraint is tight.
-        w0, b0 = start
-        z0 = np.append(w0, b0) if threshold else w0
-        z0 = z0 / float(np.min(G @ z0))
-        z, W, lam = _active_set_qp(G, N, z0, max_iter=20 * (P + N + 1))
-        polished = _polish_kkt(G, N, W)
-        if polished is not None:
-            z, lam = polished
-        if not (np.all(G @ z >= 1.0 - 1e-9) and np.all(lam >= -1e-9)):  # pragma: no cover
-            raise RuntimeError("max_margin: could not verify the optimality conditions")
-
+    z, W, lam = sol.z, sol.W, sol.lam
     w_s, b_s = z[:N], (float(z[N]) if threshold else 0.0)
     norm = float(np.linalg.norm(w_s))
     w_unit = w_s / norm
-    # Undo the scaling: w_s . (x / scale) + b_s = 0 is the same hyperplane as
-    # w_unit . x + b_s * scale / norm = 0.
-    b_unit = b_s * scale / norm
-    m = y * (X @ w_unit + b_unit)
-    gamma = float(np.min(m))
-    support = np.flatnonzero(m - gamma <= 1e-9 * scale).astype(np.int64)
+    # w_s . (x / scale) + b_s = 0 is the hyperplane w_unit . x + b_s * scale / norm = 0.
+    b_hat = b_s / norm
+    m = y * (Xs @ w_unit + b_hat)  # margins on the scaled data
+    gamma_s = float(np.min(m))
+    support = np.flatnonzero(m - gamma_s <= 1e-9).astype(np.int64)
     # Multipliers of the canonical problem on the original data (margins 1):
     # there w_c = w_s / scale = sum_i alpha_i y_i x_i, hence the factor 1 / scale^2.
     alpha = np.zeros(P)
-    alpha[W] = np.maximum(lam, 0.0) / scale**2
-    return MaxMarginResult(w=w_unit, b=b_unit, gamma=gamma, support=support, alpha=alpha)
+    with np.errstate(over="ignore", under="ignore"):  # see Returns: alpha ~ 1 / R^2
+        alpha[W] = np.maximum(lam, 0.0) / scale / scale
+    return MaxMarginResult(
+        w=w_unit, b=b_hat * scale, gamma=gamma_s * scale, support=support, alpha=alpha
+    )
 
 
 # ---------------------------------------------------------------------------

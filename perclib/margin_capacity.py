@@ -7,6 +7,11 @@ set, the labellings realisable with margin >= gamma, and finds the largest gamma
 which *every* labelling is still realisable (the set is then shattered by H_gamma).
 Both rest on exact enumeration (:func:`perclib.separable_dichotomies`) and one
 maximum-margin problem per separable labelling, so they are meant for small sets.
+
+A labelling that is separable but whose maximum margin is below float64 resolution
+(:class:`perclib.geometry.MarginResolutionError`, a margin under about 1e-12 of the
+data radius) is given margin 0.0: it counts at ``gamma = 0`` (it is separable) and
+at no positive level.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from perclib._validation import as_patterns, reject_complex
 from perclib.counting import MAX_ENUMERATED, separable_dichotomies
-from perclib.geometry import max_margin
+from perclib.geometry import MarginResolutionError, max_margin
 
 #: Margins within this fraction of the data radius of ``gamma`` count as ``>= gamma``:
 #: maximum margins are computed to about 1e-12 relative, and exact ties (such as the
@@ -44,7 +49,8 @@ def dichotomy_margins(
     labels : ndarray of int, shape (n, P)
         The separable labellings, largest margin first.
     gammas : ndarray of float, shape (n,)
-        Their maximum margins, in decreasing order.
+        Their maximum margins, in decreasing order; 0.0 for a separable labelling
+        whose margin is below float64 resolution (see the module docstring).
 
     Examples
     --------
@@ -56,8 +62,13 @@ def dichotomy_margins(
     labels = separable_dichotomies(X, threshold=threshold, max_count=max_count)
     gammas = np.empty(len(labels))
     for i, s in enumerate(labels):
-        one_class = abs(int(s.sum())) == len(s)
-        gammas[i] = np.inf if threshold and one_class else max_margin(X, s, threshold=threshold).gamma
+        if threshold and abs(int(s.sum())) == len(s):
+            gammas[i] = np.inf  # one class: the threshold moves the plane away
+            continue
+        try:
+            gammas[i] = max_margin(X, s, threshold=threshold).gamma
+        except MarginResolutionError:
+            gammas[i] = 0.0  # separable, margin below float64 resolution
     order = np.argsort(-gammas, kind="stable")
     return labels[order], gammas[order]
 
