@@ -186,6 +186,35 @@ def as_positive_float(value: object, name: str) -> float:
     return value
 
 
+def as_limit(value: object, name: str) -> int | None:
+    """A work limit: None (no limit) or an int >= 1.
+
+    Examples
+    --------
+    >>> as_limit(None, "max_work") is None
+    True
+    """
+    return None if value is None else as_count(value, name, 1)
+
+
+def refuse_work(work: int, limit: int | None, *, task: str, unit: str, name: str = "max_work") -> None:
+    """Stop, before any work, a computation estimated to need more than ``limit`` units.
+
+    The message names the task and its size, the estimate, the limit and the keyword
+    that lifts it, so that a student who asks for too much learns why and what to do.
+
+    Examples
+    --------
+    >>> refuse_work(10, 100, task="a small job", unit="steps")   # below the limit: silent
+    """
+    if limit is not None and work > limit:
+        raise ValueError(
+            f"{task} needs about {work:,} {unit}, more than {name}={limit:,}; it would run "
+            f"for a long time or exhaust memory. Pass a larger {name} (or {name}=None) "
+            "to run it anyway."
+        )
+
+
 def as_rng(rng: object) -> np.random.Generator:
     """Turn ``None``, an int seed or a Generator into a ``numpy.random.Generator``.
 

@@ -15,27 +15,50 @@ general position, such as the vertices of the Boolean cube, there is no formula:
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_flag, as_patterns
+from perclib._validation import as_count, as_flag, as_limit, as_patterns, refuse_work
 
 if TYPE_CHECKING:  # sympy is imported by cover_count_symbolic, when first needed
     import sympy
 
-# Testing every labeling costs 2^P linear programs; refuse beyond this.
-MAX_BRUTEFORCE_POINTS = 20
 #: Default ceiling on the number of separable labelings an enumeration may have to
 #: produce. Each costs up to one linear program per prefix (about a millisecond), so
 #: this is about a minute of work at worst; ``max_count=`` raises or lifts it.
 MAX_ENUMERATED = 20_000
+#: Default limit on the bit operations of :func:`cover_count` (about 0.1 s).
+MAX_COVER_WORK = 10**9
+#: Default limit on the terms sympy sums when one of P, N is a symbol (about a second).
+MAX_SYMBOLIC_TERMS = 20
+#: Default limit on the linear programs of :func:`separable_dichotomies_bruteforce`.
+MAX_BRUTEFORCE_LPS = 2**20
 
 
-def cover_count(P: int, N: int) -> int:
+def _cover_work(P: int, N: int) -> int:
+    """Bit operations of :func:`_half_cover`: its terms times the length of the result."""
+    terms = 0 if N >= P else min(N, P - N)
+    return P * max(terms, 1)
+
+
+def _half_cover(P: int, N: int) -> int:
+    """``sum_{k < N} binom(P - 1, k)``, summing the shorter side of Pascal's row."""
+    n = P - 1
+    if N >= P:
+        return 1 << n
+    low = N <= n - N + 1  # fewer terms below k = N than from N up to n
+    count = N if low else n - N + 1
+    term, total = 1, 0
+    for k in range(count):  # binom(n, k + 1) from binom(n, k): no factorials
+        total += term
+        term = term * (n - k) // (k + 1)
+    return total if low else (1 << n) - total
+
+
+def cover_count(P: int, N: int, *, max_work: int | None = MAX_COVER_WORK) -> int:
     """Cover's count C(P, N) of separable dichotomies, as an exact integer.
 
     ``C(P, N) = 2 * sum_{k=0}^{N-1} binom(P - 1, k)`` is the number of labelings
@@ -49,6 +72,10 @@ def cover_count(P: int, N: int) -> int:
         Number of points, >= 1.
     N : int
         Dimension, >= 1.
+    max_work : int or None, default MAX_COVER_WORK (10**9)
+        The answer has P bits and the sum ``min(N, P - N)`` terms; their product
+        (about a tenth of a second at 10**9) above this raises a ValueError before
+        any work. None lifts the limit.
 
     Returns
     -------
@@ -66,15 +93,17 @@ def cover_count(P: int, N: int) -> int:
     """
     P = as_count(P, "P", 1)
     N = as_count(N, "N", 1)
-    # Terms with k > P - 1 vanish, so the sum never needs more than P terms.
-    return 2 * sum(math.comb(P - 1, k) for k in range(min(N, P)))
+    max_work = as_limit(max_work, "max_work")
+    refuse_work(_cover_work(P, N), max_work, task=f"cover_count(P={P}, N={N})", unit="bit operations")
+    return 2 * _half_cover(P, N)
 
 
-def capacity_fraction(P: int, N: int) -> Fraction:
+def capacity_fraction(P: int, N: int, *, max_work: int | None = MAX_COVER_WORK) -> Fraction:
     """The fraction ``C(P, N) / 2**P`` of dichotomies that are separable, exactly.
 
     This is the probability that random labels of P points in general position
     are separable; it equals 1/2 at ``P = 2 N`` (the capacity of the perceptron).
+    ``max_work`` is that of :func:`cover_count`.
 
     Examples
     --------
@@ -85,7 +114,7 @@ def capacity_fraction(P: int, N: int) -> Fraction:
     """
     P = as_count(P, "P", 1)
     N = as_count(N, "N", 1)
-    return Fraction(cover_count(P, N), 2**P)
+    return Fraction(cover_count(P, N, max_work=max_work), 2**P)
 
 
 def cover_count_symbolic(
@@ -93,6 +122,7 @@ def cover_count_symbolic(
     N: int | sympy.Expr | None = None,
     *,
     evaluate: bool | None = None,
+    max_work: int | None = MAX_SYMBOLIC_TERMS,
 ) -> sympy.Expr:
     """Cover's formula ``2 * Sum(binomial(P - 1, k), (k, 0, N - 1))`` in sympy.
 
@@ -106,6 +136,13 @@ def cover_count_symbolic(
         only when both P and N are integers, giving a sympy Integer equal to
         :func:`cover_count`; otherwise the unevaluated sum is returned so that a
         lesson can display and manipulate it.
+    max_work : int or None, default MAX_SYMBOLIC_TERMS (20)
+        When one of P, N is an integer and the other symbolic, sympy's evaluation
+        grows quickly with that integer: the work is counted as N terms (N = 20:
+        about a second) or 2 P (P = 10: about two seconds; P = 20 takes half a
+        minute); more raises a ValueError unless this is raised (None: no limit). With
+        both integers the count comes from :func:`cover_count` and this is its
+        ``max_work`` (bit operations, at least :data:`MAX_COVER_WORK`).
 
     Returns
     -------
@@ -134,12 +171,28 @@ def cover_count_symbolic(
         else:
             values.append(sympy.Integer(as_count(value, name, 1)))
             numeric += 1
+    max_work = as_limit(max_work, "max_work")
     p, n = values
     k = sympy.Symbol("k", integer=True, nonnegative=True)
     expr = 2 * sympy.Sum(sympy.binomial(p - 1, k), (k, 0, n - 1))
     if evaluate is None:
         evaluate = numeric == 2
-    return sympy.simplify(expr.doit()) if evaluate else expr
+    if not evaluate:
+        return expr
+    if numeric == 2:  # exact integers: the fast count, not sympy's summation
+        limit = None if max_work is None else max(max_work, MAX_COVER_WORK)
+        return sympy.Integer(cover_count(int(p), int(n), max_work=limit))
+    if numeric == 1:
+        # An integer N gives a sum of N terms; an integer P with a symbolic N sends
+        # sympy through hypergeometric closed forms: about twice as costly per unit.
+        size = int(p if p.is_Integer else n)
+        work = 2 * size if p.is_Integer else size
+        name = "P" if p.is_Integer else "N"
+        refuse_work(
+            work, max_work, unit="terms",
+            task=f"evaluating Cover's sum symbolically with {name} = {size} (the other a symbol)",
+        )
+    return sympy.simplify(expr.doit())
 
 
 # ---------------------------------------------------------------------------
@@ -176,7 +229,8 @@ def _refuse_huge(U: NDArray[np.float64], max_count: int | None) -> None:
         return
     P = U.shape[0]
     rank = int(np.linalg.matrix_rank(U))
-    bound = cover_count(P, rank)
+    # A bound too long to compute is astronomically larger than any max_count.
+    bound = cover_count(P, rank) if _cover_work(P, rank) <= MAX_COVER_WORK else 2**64 * max_count
     if bound > max_count:
         raise ValueError(
             f"these {P} patterns (rank {rank}) can have up to {bound:,} separable labelings "
@@ -422,13 +476,14 @@ def count_dichotomies(
 
 
 def separable_dichotomies_bruteforce(
-    X: ArrayLike, *, threshold: bool = False
+    X: ArrayLike, *, threshold: bool = False, max_work: int | None = MAX_BRUTEFORCE_LPS
 ) -> NDArray[np.int64]:
     """Separable labelings found by testing all ``2**P`` labelings with an LP.
 
     The slow, obviously correct reference for :func:`separable_dichotomies` (same
-    output, same order); useful to check it and to see what it saves. Limited to
-    P <= 20.
+    output, same order); useful to check it and to see what it saves. More than
+    ``max_work`` linear programs (default ``2**20``, P <= 20, about a quarter of an
+    hour) raise a ValueError before any work; None lifts the limit.
 
     Examples
     --------
@@ -437,11 +492,11 @@ def separable_dichotomies_bruteforce(
     """
     X = as_patterns(X)
     threshold = as_flag(threshold, "threshold")
-    if X.shape[0] > MAX_BRUTEFORCE_POINTS:
-        raise ValueError(
-            f"testing all 2**{X.shape[0]} labelings is too slow; the brute-force "
-            f"method accepts at most {MAX_BRUTEFORCE_POINTS} patterns"
-        )
+    max_work = as_limit(max_work, "max_work")
+    refuse_work(
+        2 ** X.shape[0], max_work, unit="linear programs",
+        task=f"testing all 2**{X.shape[0]} labelings of {X.shape[0]} patterns",
+    )
     U = _unit_rows(X, threshold)
     if U is None:
         return np.zeros((0, X.shape[0]), dtype=np.int64)

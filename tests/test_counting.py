@@ -308,8 +308,33 @@ def test_incremental_method_solves_far_fewer_lps():
 
 def test_bruteforce_refuses_large_sets():
     X = np.random.default_rng(0).standard_normal((21, 2))
-    with pytest.raises(ValueError, match="at most 20"):
+    with pytest.raises(ValueError, match=r"2\*\*21 labelings.*2,097,152 linear programs.*max_work"):
         separable_dichotomies_bruteforce(X)
+
+
+@pytest.mark.parametrize(
+    ("call", "size"),
+    [
+        (lambda: cover_count(10**6, 5 * 10**5), "P=1000000, N=500000"),
+        (lambda: capacity_fraction(10**6, 5 * 10**5), "P=1000000, N=500000"),
+        (lambda: cover_count_symbolic(N=40, evaluate=True), "N = 40"),
+        (lambda: cover_count_symbolic(P=30, evaluate=True), "P = 30"),
+        (lambda: cover_count_symbolic(10**6, 5 * 10**5), "P=1000000, N=500000"),
+    ],
+    ids=["cover_count", "capacity_fraction", "symbolic-N", "symbolic-P", "symbolic-both"],
+)
+def test_counts_refuse_unbounded_work(call, size):
+    """The guard names the size, the estimated work and the keyword that lifts it."""
+    with pytest.raises(ValueError, match="max_work") as err:
+        call()
+    assert size in str(err.value) and "about" in str(err.value)
+
+
+def test_cover_count_limits_can_be_lifted_and_large_cases_are_fast():
+    assert cover_count(10**6, 10**6) == 2**10**6  # P <= N: 2**P directly
+    assert cover_count(10**6, 5, max_work=None) == 2 * sum(math.comb(10**6 - 1, k) for k in range(5))
+    assert cover_count(3001, 3000) == 2**3001 - 2  # the short side of Pascal's row
+    assert cover_count_symbolic(3, 2, max_work=None) == 6
 
 
 @pytest.mark.parametrize(
