@@ -20,6 +20,8 @@ from matplotlib.lines import Line2D
 from matplotlib.text import Annotation, Text
 from numpy.typing import ArrayLike, NDArray
 
+from perclib.stable_canvas import StableCanvas
+
 #: Okabe-Ito colours, one job each.
 POSITIVE_COLOR = "#0072B2"  # blue: label +1
 NEGATIVE_COLOR = "#E69F00"  # orange: label -1
@@ -109,6 +111,7 @@ def new_figure(
     total_w, total_h = width * ncols, height
     scale = min(1.0, MAX_WIDTH_PX / (total_w * dpi))
     fig = CourseFigure(figsize=(total_w * scale, total_h * scale), dpi=dpi, layout="constrained")
+    StableCanvas(fig)  # pixels independent of last-bit differences in the data
     axes = [fig.add_subplot(1, ncols, i + 1) for i in range(ncols)]
     for ax in axes:
         style_axes(ax)

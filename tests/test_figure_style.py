@@ -132,14 +132,24 @@ def test_legends_do_not_cover_data(drawn):
             assert covered == 0, f"{name}: a legend covers {covered} plotted points"
 
 
-def test_static_frame_carries_the_key(drawn):
+def test_every_figure_is_described_in_words(drawn):
+    """The figure output's text/plain says what it shows (alt text, screen readers)."""
     name, demo, png = drawn
     bundle = demo._repr_mimebundle_()
-    static = Image.open(io.BytesIO(base64.b64decode(bundle["image/png"])))
-    figure = Image.open(io.BytesIO(png))
-    assert static.size[0] == figure.size[0]
+    assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    text = bundle["text/plain"]
+    assert not text.startswith("A figure driven by the sliders"), f"{name}: no description of its own"
+    assert len(demo.description.split()) >= 15, f"{name}: describe the panels, not just name them"
+    assert "$" not in demo.description, f"{name}: the description is read aloud, not typeset"
     if demo.status.value.strip():
-        assert static.size[1] > figure.size[1], f"{name}: the handout frame lacks the status line"
+        # The key (values, counts, colours) travels with the figure as its status line.
+        assert text.endswith(" Now: " + _plain(demo.status.value)), name
+
+
+def _plain(status_html: str) -> str:
+    from perclib.widgets.base import _plain_text
+
+    return _plain_text(status_html)
 
 
 @pytest.mark.parametrize("ncols", [1, 2, 3, 4])

@@ -90,12 +90,56 @@ def test_slider_move_redraws_the_same_figure() -> None:
     assert plt.get_fignums() == open_before  # no pyplot figure stacked per move
 
 
-def test_display_bundle_has_widget_and_static_png() -> None:
+def _captured_display(demo: SliderFigure) -> tuple[list[dict], list[dict]]:
+    """What a kernel publishes when ``demo`` is shown, then when a slider moves."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.display import display
+    from IPython.utils.capture import capture_output
+
+    InteractiveShell.instance()
+    with capture_output() as shown:
+        display(demo)
+    with capture_output() as moved:
+        demo.controls["angle"].value = 90.0
+    return shown.outputs, moved.outputs
+
+
+def test_only_the_controls_are_a_widget() -> None:
     demo, _ = make_demo()
-    bundle = demo._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert base64.b64decode(bundle["image/png"]).startswith(b"\x89PNG")
-    assert bundle["text/plain"] == "<SliderFigure: angle, theta>"
+    shown, _moved = _captured_display(demo)
+    kinds = [sorted(out.data) for out in shown]
+    assert kinds == [
+        ["application/vnd.jupyter.widget-view+json", "text/plain"],  # the control row
+        ["image/png", "text/plain"],  # the figure: an ordinary output
+        ["text/html", "text/plain"],  # the status line: an ordinary output
+    ]
+    assert base64.b64decode(shown[1].data["image/png"]).startswith(b"\x89PNG")
+    assert shown[1].data["text/plain"] == "A figure driven by the sliders above. Now: angle 0"
+    assert shown[2].data["text/html"] == "angle 0"
+
+
+def test_a_slider_move_rewrites_the_outputs_in_place() -> None:
+    demo, _ = make_demo()
+    shown, moved = _captured_display(demo)
+    ids = [out.transient.get("display_id") for out in shown[1:]]
+    assert all(ids) and ids[0] != ids[1]
+    # Only updates, for the two display ids: nothing is appended to the cell.
+    assert [out.update for out in moved] == [True, True]
+    assert [out.transient["display_id"] for out in moved] == [ids[1], ids[0]]
+    status, figure = moved
+    assert status.data == {"text/html": "angle 90", "text/plain": "angle 90"}
+    assert figure.data["image/png"] != shown[1].data["image/png"]
+    assert figure.data["text/plain"].endswith("Now: angle 90")
+
+
+def test_unchanged_status_sends_no_update() -> None:
+    demo, _ = make_demo()
+    _captured_display(demo)
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as moved:
+        demo.controls["theta"].value = 0.5  # the status line does not mention theta
+    assert len(moved.outputs) == 1 and "image/png" in moved.outputs[0].data
 
 
 def test_slider_figure_needs_controls() -> None:

@@ -1,18 +1,20 @@
-"""The one mechanism every lesson widget uses: controls -> redraw -> image.
+"""The one mechanism every lesson widget uses: controls -> redraw -> outputs.
 
 A :class:`SliderFigure` owns a pyplot-free matplotlib figure, a set of ipywidgets
 controls and a ``redraw`` callback that moves existing artists. On every control
-change it calls ``redraw`` and renders the figure into an ``ipywidgets.Image``.
+change it calls ``redraw``, renders the figure to PNG and rewrites two ordinary
+notebook outputs in place through their display ids (:class:`LiveOutput`): the
+figure (``image/png`` with a ``text/plain`` description) and the status line
+(``text/html``). Only the controls are widgets.
 
-Why an image widget and not ``plt.show`` in an ``Output``: nothing is appended to
-the notebook per move (no stacked figures), it needs no extra frontend extension
-(works in JupyterLab 4 and Notebook 7 with plain ipywidgets), and the callback is
-ordinary Python, so tests drive it without a browser by setting ``control.value``
-exactly as the frontend does.
-
-The object also carries a static PNG in its display bundle, so exports that cannot
-run widgets (HTML/PDF handouts, an untrusted notebook) show the figure instead of a
-dead slider.
+Why the figure is not a widget: a widget's picture lives in the widget manager's
+state, and when a lesson is reopened the manager can lose the race to restore it
+(``Error displaying widget: model not found``, ipywidgets issue 4026). An ordinary
+output is stored in the notebook file and shown by every frontend, exporter and
+handout, with or without a kernel. Updating it through its display id appends
+nothing (no stacked figures) and needs no extension; the callback is ordinary Python,
+so tests drive it without a browser by setting ``control.value`` exactly as the
+frontend does.
 
 Importing this module gives every widget a cell makes afterwards a model id derived
 from the cell's source (:func:`stable_model_ids`): every run of a lesson creates the
@@ -28,21 +30,19 @@ import html
 import io
 import itertools
 import re
-import textwrap
+import uuid
 import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 from matplotlib.artist import Artist
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
+from perclib.stable_canvas import StableCanvas
+
 Redraw = Callable[[dict[str, Any]], str | None]
-
-_STATUS_PT = 10.0  # the status line in a static frame: 14 px at 100 dpi
-
 
 def _plain_text(html_text: str) -> str:
     """The status line without HTML: tags dropped, entities decoded, spaces collapsed.
@@ -163,8 +163,68 @@ def _long_track(control: widgets.Widget) -> None:
     control.layout.max_width = SLIDER_MAX_WIDTH
 
 
+class LiveOutput:
+    """One ordinary notebook output that a slider callback rewrites in place.
+
+    :meth:`show` displays the current value as a ``display_data`` output under a display
+    id of its own; every later assignment to :attr:`value` sends an
+    ``update_display_data`` for that id, so the frontend replaces the output (every
+    copy of it) instead of appending one. What the notebook file keeps is an ordinary
+    output holding the last value: a reopened lesson shows it with no kernel and no
+    widget manager. Before :meth:`show` (in tests, outside a kernel) only the value
+    changes.
+
+    Parameters
+    ----------
+    bundle : callable
+        ``bundle(value) -> dict``: the MIME bundle (``{"image/png": base64, "text/plain":
+        ...}``) that shows ``value``.
+    value : object
+        The first value.
+
+    Examples
+    --------
+    >>> status = LiveOutput(lambda v: {"text/plain": v}, "w = 1")
+    >>> status.value = "w = 2"
+    >>> status.value, status.shown
+    ('w = 2', False)
+    """
+
+    def __init__(self, bundle: Callable[[Any], dict[str, str]], value: Any) -> None:
+        self._bundle = bundle
+        self._value = value
+        self._display_id = uuid.uuid4().hex
+        self.shown = False
+
+    @property
+    def value(self) -> Any:
+        """The value shown now."""
+        return self._value
+
+    @value.setter
+    def value(self, new: Any) -> None:
+        self._value = new
+        if self.shown:
+            from IPython.display import update_display
+
+            update_display(self._bundle(new), raw=True, display_id=self._display_id)
+
+    def show(self) -> None:
+        """Display the current value as an output of the running cell."""
+        from IPython.display import display
+
+        display(self._bundle(self._value), raw=True, display_id=self._display_id)
+        self.shown = True
+
+
 class SliderFigure:
     """A figure driven by named controls, redrawn in place on every change.
+
+    In a notebook it shows as three outputs: the row of controls (the only widgets),
+    the figure as an ordinary PNG output and the status line as an ordinary HTML
+    output. A control change calls ``redraw`` and rewrites the last two in place
+    (:class:`LiveOutput`), so the saved lesson holds the student's last frame as plain
+    outputs that any viewer shows.
 
     Parameters
     ----------
@@ -175,6 +235,11 @@ class SliderFigure:
     redraw : callable
         ``redraw(values) -> str | None``: moves artists for the given values and may
         return an HTML status line (shown under the figure).
+    description : str, optional
+        What the figure shows, in words, for a reader who cannot see it: the
+        ``text/plain`` of the figure output (screen readers, text exports, the alt
+        text of the course website). The current status line is appended to it.
+        Default: built from the panel titles.
     freeze_layout : bool, default True
         Compute the figure's (constrained) layout once, then keep it. Layout is the
         most expensive part of a draw and the axes should not jump while a slider
@@ -196,10 +261,13 @@ class SliderFigure:
     >>> def redraw(v):
     ...     line.set_ydata([0, v["slope"]])
     ...     return f"slope = {v['slope']}"
-    >>> sf = SliderFigure(fig, {"slope": widgets.FloatSlider(0.0, min=-1, max=1)}, redraw)
+    >>> sf = SliderFigure(fig, {"slope": widgets.FloatSlider(0.0, min=-1, max=1)}, redraw,
+    ...                   description="A line through the origin.")
     >>> sf.controls["slope"].value = 0.5          # what a slider move does
     >>> float(line.get_ydata()[1]), sf.status.value
     (0.5, 'slope = 0.5')
+    >>> sf.describe()
+    'A line through the origin. Now: slope = 0.5'
     """
 
     def __init__(
@@ -208,6 +276,7 @@ class SliderFigure:
         controls: Mapping[str, widgets.ValueWidget],
         redraw: Redraw,
         *,
+        description: str | None = None,
         freeze_layout: bool = True,
         moving: Sequence[Artist] = (),
     ) -> None:
@@ -216,24 +285,22 @@ class SliderFigure:
         self.figure = figure
         self.controls = dict(controls)
         self._redraw = redraw
-        self._canvas = FigureCanvasAgg(figure)
+        self.description = description or _default_description(figure)
+        canvas = figure.canvas
+        self._canvas = canvas if isinstance(canvas, StableCanvas) else StableCanvas(figure)
         self._moving = sorted(moving, key=lambda artist: artist.get_zorder())
         for artist in self._moving:
             artist.set_animated(True)  # a full draw skips it; png() draws it on top
         self._background: Any = None
         self._freeze_layout = freeze_layout or bool(self._moving)
-        # Natural pixel size (a flex box would stretch it and blur it), never wider than the cell.
-        self.image = widgets.Image(
-            format="png", layout=widgets.Layout(max_width="100%", height="auto", align_self="flex-start")
-        )
-        self.status = widgets.HTML()
+        self.image = LiveOutput(self._image_bundle, b"")
+        self.status = LiveOutput(_status_bundle, "")
         self.n_redraws = 0
         for control in self.controls.values():
             _long_track(control)
             control.observe(self._on_change, names="value")
-        self.widget = widgets.VBox(
-            [widgets.VBox(list(self.controls.values())), self.image, self.status]
-        )
+        #: The only widget: the row of controls.
+        self.widget = widgets.VBox(list(self.controls.values()))
         self.refresh()
 
     @property
@@ -241,16 +308,26 @@ class SliderFigure:
         """Current value of every control, by name."""
         return {name: control.value for name, control in self.controls.items()}
 
+    def describe(self) -> str:
+        """The figure in words: :attr:`description` and the current status line."""
+        status = _plain_text(self.status.value)
+        return f"{self.description} Now: {status}" if status else self.description
+
     def refresh(self) -> None:
-        """Redraw the artists for the current values and re-render the image."""
+        """Redraw the artists for the current values; update the figure and status outputs."""
         message = self._redraw(self.values)
-        if message is not None:
+        if message is not None and message != self.status.value:
             self.status.value = message
         self.image.value = self.png()
         self.n_redraws += 1
 
-    def png(self) -> bytes:
-        """Draw the figure and return it as PNG bytes."""
+    def png(self, *, compress_level: int = 1) -> bytes:
+        """Draw the figure and return it as PNG bytes.
+
+        The default compression is fast (a slider frame lives for a fraction of a
+        second); the bytes depend only on the pixels, which :class:`StableCanvas`
+        makes independent of last-bit differences in the data.
+        """
         if self._background is None:
             self._canvas.draw()
             if self._freeze_layout and self.figure.get_layout_engine() is not None:
@@ -264,46 +341,43 @@ class SliderFigure:
         width, height = self._canvas.get_width_height()
         frame = Image.frombuffer("RGBA", (width, height), self._canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
         buffer = io.BytesIO()
-        # Fast compression: a slider frame lives for a fraction of a second.
-        frame.save(buffer, format="png", compress_level=1)
+        frame.save(buffer, format="png", compress_level=compress_level)
         return buffer.getvalue()
 
-    def static_png(self) -> bytes:
-        """The frame kept for handouts: the figure with its status line (the key) under it.
-
-        A printed page has no slider and no HTML status, so the line that explains the
-        picture (values, counts, what the colours mean) is drawn into the image.
-        """
-        figure_png = self.image.value or self.png()
-        status = _plain_text(self.status.value)
-        if not status:
-            return figure_png
-        frame = Image.open(io.BytesIO(figure_png)).convert("RGBA")
-        dpi = self.figure.dpi
-        chars = max(20, int(frame.width / (0.6 * _STATUS_PT * dpi / 72)))
-        lines = textwrap.wrap(status, width=chars) or [status]
-        line_px = 1.45 * _STATUS_PT * dpi / 72
-        strip = Figure(figsize=(frame.width / dpi, (len(lines) * line_px + 8) / dpi), dpi=dpi)
-        strip.text(
-            0.01, 0.5, "\n".join(lines), fontsize=_STATUS_PT, va="center", ha="left", color="#222222"
-        )
-        canvas = FigureCanvasAgg(strip)
-        canvas.draw()
-        w, h = canvas.get_width_height()
-        text = Image.frombuffer("RGBA", (w, h), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
-        out = Image.new("RGBA", (frame.width, frame.height + text.height), "white")
-        out.paste(frame, (0, 0))
-        out.paste(text, (0, frame.height))
-        buffer = io.BytesIO()
-        out.save(buffer, format="png", optimize=True)
-        return buffer.getvalue()
+    def _image_bundle(self, png: bytes) -> dict[str, str]:
+        return {"image/png": base64.b64encode(png).decode("ascii"), "text/plain": self.describe()}
 
     def _on_change(self, change: dict[str, Any]) -> None:
         self.refresh()
 
+    def _ipython_display_(self) -> None:
+        # Controls as a widget; figure and status as ordinary outputs that stay in the file.
+        from IPython.display import display
+
+        display(self.widget)
+        # The frame a saved lesson keeps: the same pixels, compressed harder.
+        self.image._value = _recompressed(self.image.value or self.png())
+        self.image.show()
+        if self.status.value:
+            self.status.show()
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
-        # Live frontends prefer the widget view; static exports fall back to the PNG.
-        bundle = dict(self.widget._repr_mimebundle_(include=include, exclude=exclude) or {})
-        bundle["image/png"] = base64.b64encode(self.static_png()).decode("ascii")
-        bundle["text/plain"] = f"<{type(self).__name__}: {', '.join(self.controls)}>"
-        return bundle
+        # Outside IPython's display machinery (e.g. a plain exporter): the figure alone.
+        return self._image_bundle(self.image.value or self.png())
+
+
+def _recompressed(png: bytes) -> bytes:
+    buffer = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(buffer, format="png", optimize=True)
+    return buffer.getvalue()
+
+
+def _status_bundle(status_html: str) -> dict[str, str]:
+    return {"text/html": status_html, "text/plain": _plain_text(status_html)}
+
+
+def _default_description(figure: Figure) -> str:
+    titles = [ax.get_title() for ax in figure.axes if ax.get_title()]
+    if not titles:
+        return "A figure driven by the sliders above."
+    return "A figure driven by the sliders above; panels: " + "; ".join(titles) + "."

@@ -334,7 +334,16 @@ def build_training_stepper(
         continuous_update=True,
     )
     moving = [line, *arrows, ring, cursor, dots]
-    return SliderFigure(fig, {"k": slider}, redraw, moving=moving)
+    return SliderFigure(
+        fig, {"k": slider}, redraw, moving=moving,
+        description=(
+            "Left: the training patterns in the plane (blue circles y = +1, orange "
+            "squares y = -1), the teacher's line, the perceptron's line after update "
+            "k and a ring on the pattern that caused update k. Right: u.w_k and the "
+            "length of w_k against the update number k, between the proof's lower "
+            "bound k gamma and upper bound sqrt(k) R."
+        ),
+    )
 
 
 def margin_sweep(
@@ -451,7 +460,16 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
         readout_format=".2f", style=_STYLE, layout=_LAYOUT,
     )
     moving = [*points, *bands, cursor, dots]
-    return SliderFigure(fig, {"margin": slider}, redraw, moving=moving)
+    return SliderFigure(
+        fig, {"margin": slider}, redraw, moving=moving,
+        description=(
+            "Left: the patterns seen along the teacher's direction u (horizontal) and"
+            " a direction inside the teacher's hyperplane (vertical), with no pattern"
+            " inside the band of half-width gamma around the hyperplane. Right, on a "
+            "log scale: the perceptron's mistakes against the teacher margin gamma, "
+            "below the bound R^2/gamma^2."
+        ),
+    )
 
 
 DEMOS = {

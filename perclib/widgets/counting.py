@@ -186,7 +186,15 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
         )
 
     moving = [*points, line, arrow, *bars, cover_marks, all_line, ax.get_legend(), bx.get_legend()]
-    return SliderFigure(fig, controls, redraw, moving=moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=moving,
+        description=(
+            "Left: P points in the plane coloured by one labelling, with a separating"
+            " line when one exists. Right, on a log scale: for each number of points "
+            "P, the separable labellings found by enumeration (bars), Cover's count "
+            "C(P, N) (diamonds) and all 2^P labellings (grey line)."
+        ),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -252,7 +260,16 @@ def build_capacity_curve(N_max: int = 100, P_max: int = 400) -> SliderFigure:
             f"C({P}, {N}) / 2^{P} = {_fraction_text(exact)} (one half at P = 2N = {2 * N})"
         )
 
-    return SliderFigure(fig, controls, redraw, moving=[curve, marker, ax.get_legend()])
+    return SliderFigure(
+        fig, controls, redraw, moving=[curve, marker, ax.get_legend()],
+        description=(
+            "The fraction of labellings of P points in general position in N "
+            "dimensions that a hyperplane through the origin separates, C(P, N)/2^P, "
+            "against the load alpha = P/N: the curve for the chosen N, reference "
+            "curves for other N, and a marker at the chosen P. Every curve passes "
+            "through one half at alpha = 2."
+        ),
+    )
 
 
 DEMOS = {

@@ -278,7 +278,15 @@ def build_point_mover(
 
     # Blitting: only these are redrawn per frame; axes, ticks and labels come from a cached background.
     moving = [*lines, dots, *tags, frames, pos, neg]
-    return SliderFigure(fig, controls, redraw, moving=moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=moving,
+        description=(
+            "Left: four points A, B, C and D in the plane, C and D moved by the "
+            "sliders, with a dashed line through any three points that lie on one "
+            "line. Right: the 16 labellings of the four points, each marked separable"
+            " or not by a line."
+        ),
+    )
 
 
 DEMOS = {"point_mover": build_point_mover}

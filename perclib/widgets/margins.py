@@ -214,7 +214,16 @@ def build_margin_family(
 
     moving = [lines_patch, normals_patch, balls, best_line, *points, ring, w_line, *w_margins,
               w_arrow, band, curve_line, level, marker]
-    return SliderFigure(fig, controls, redraw, moving=moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=moving,
+        description=(
+            "Left: a separable data set, the chosen separating line and the sector of"
+            " normals whose lines reach margin at least gamma (the set H_gamma), with"
+            " some of those lines in grey. Right: the margin of every direction "
+            "against its angle from the maximum-margin direction, the level gamma "
+            "dashed and H_gamma shaded."
+        ),
+    )
 
 
 _ALGORITHMS = ("perceptron", "margin perceptron", "MinOver", "AdaTron")
@@ -319,7 +328,15 @@ def build_margin_training(
         return (f"{values['algorithm']} after {k} update(s){finished}: margin {shown}, "
                 f"γ<sub>max</sub> = {best.gamma:.4f}")
 
-    return SliderFigure(fig, controls, redraw, moving=[w_line, *w_margins, w_arrow, marker])
+    return SliderFigure(
+        fig, controls, redraw, moving=[w_line, *w_margins, w_arrow, marker],
+        description=(
+            "Left: a separable data set, the current weights' line with its margin "
+            "lines and the maximum-margin line dotted. Right: the margin of each "
+            "large-margin rule, update by update, approaching the largest margin "
+            "(dotted)."
+        ),
+    )
 
 
 _SHORT_NAMES = {"margin perceptron": "with margin"}

@@ -180,7 +180,15 @@ def build_noise_comparison(*, P: int = 60, seeds: int = 8, epochs: int = 20) -> 
         readout_format=".2f", style=_STYLE, layout=_LAYOUT,
     )
     moving = [*points, *drawn.values(), cursor, dots]
-    return SliderFigure(fig, {"noise": slider}, redraw, moving=moving)
+    return SliderFigure(
+        fig, {"noise": slider}, redraw, moving=moving,
+        description=(
+            "Left: one training set with a fraction of its labels flipped, and the "
+            "lines of the last perceptron, the pocket and the averaged perceptron. "
+            "Right: the mean held-out error of each variant against the fraction of "
+            "labels flipped."
+        ),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -327,7 +335,14 @@ def build_kernel_boundary(*, P: int = 80, seed: int = 3) -> SliderFigure:
     moving = [part for group in artists for part in (group[0], group[1], *group[2], group[3])]
     # The frame must stay on top of the redrawn image.
     moving += [spine for ax in axes for spine in ax.spines.values()]
-    return SliderFigure(fig, controls, redraw, moving=moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=moving,
+        description=(
+            "Two panels, each a data set in the plane that no line separates, with "
+            "the decision boundary and regions of a kernel perceptron: a polynomial "
+            "kernel on the left, a Gaussian kernel on the right."
+        ),
+    )
 
 
 DEMOS = {

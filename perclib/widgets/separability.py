@@ -258,7 +258,15 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
     # but lie under the translucent shade, so they are redrawn with it, before it.
     axis_lines = ax.lines[:2]
     moving = [*axis_lines, shade, rings, line, arrow, *points]
-    return SliderFigure(fig, controls, redraw, moving=moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=moving,
+        description=(
+            "The four inputs of a two-input Boolean function at the corners of the "
+            "unit square (circles output +1, squares output -1), the line w.x = theta"
+            " set by the sliders, the side where the unit fires shaded and the normal"
+            " w drawn as an arrow; inputs on the wrong side are ringed."
+        ),
+    )
 
 
 DEMOS = {"boolean_separator": build_boolean_separator}

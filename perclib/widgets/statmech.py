@@ -123,7 +123,16 @@ def build_capacity_explorer(
                 f"half of the samples storable at α ≈ {', '.join(parts)}")
 
     moving = [level, *crosses, prediction, *lines, *bars]
-    return SliderFigure(fig, controls, redraw, moving=moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=moving,
+        description=(
+            "Left: the region of loads alpha and stabilities kappa where a large "
+            "network can store random patterns (green), below Gardner's line "
+            "alpha_c(kappa). Right: the fraction of sampled pattern sets storable "
+            "with stability kappa against alpha, for two sizes N, and the predicted "
+            "capacity dashed."
+        ),
+    )
 
 
 def _wedges(theta: float, radius: float = 1.0, n: int = 30) -> NDArray[np.float64]:
@@ -246,7 +255,15 @@ def build_learning_explorer(
                 f"(angle to the teacher {180 * e_m:.1f}°; 0.50/α = {0.5 / a:.3f})")
 
     moving = [cursor, dots, wedge, mm_line, mm_arrow, hebb_line, hebb_arrow, t_line, t_arrow]
-    return SliderFigure(fig, controls, redraw, moving=moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=moving,
+        description=(
+            "Left: generalisation error against examples per weight alpha for the "
+            "Hebb, Gibbs and maximum-margin students (theory lines, simulations as "
+            "markers). Right: the teacher and the maximum-margin student in the plane"
+            " they span, with the inputs the student gets wrong shaded."
+        ),
+    )
 
 
 DEMOS = {

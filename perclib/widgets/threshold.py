@@ -422,7 +422,15 @@ def build_threshold_demo(
         outputs = artists.update(w, values["theta"], target)
         return f"{key}<br>{threshold_status(outputs, w, values['theta'], target)}"
 
-    return SliderFigure(fig, controls, redraw, moving=artists.moving)
+    return SliderFigure(
+        fig, controls, redraw, moving=artists.moving,
+        description=(
+            "Points in the plane marked by the unit's output (circles +1, squares "
+            "-1), the line w.x = theta set by the sliders, the side where the unit "
+            "fires shaded and the normal w drawn as an arrow; points where the unit "
+            "disagrees with the target are ringed."
+        ),
+    )
 
 
 # ----------------------------------------------------------------------------- bias trick
@@ -571,7 +579,15 @@ def build_bias_trick_demo(
         return f"ŵ = (w, −θ) = ({w_hat[0]:.2f}, {w_hat[1]:.2f}, {w_hat[2]:.2f})"
 
     # Blitting: the axes, ticks and 3-D frame are drawn once; only the unit moves.
-    return SliderFigure(fig, controls, redraw, moving=[*flat.moving, *lifted.moving])
+    return SliderFigure(
+        fig, controls, redraw, moving=[*flat.moving, *lifted.moving],
+        description=(
+            "Left: a threshold unit in the plane, its line w.x = theta and its firing"
+            " side. Right: the same unit lifted to three dimensions with a constant "
+            "input 1: a plane through the origin with normal (w, -theta) that cuts "
+            "the lifted plane in the same line."
+        ),
+    )
 
 
 DEMOS = {
