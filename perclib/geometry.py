@@ -500,6 +500,10 @@ class _WorkingSet:
         self.G, self.n_w, self.W = G, n_w, W
         self.threshold = G.shape[1] > n_w
         A = G[W, :n_w]
+        self.empty = not W
+        if self.threshold and self.empty:  # w = 0; the caller chooses the free bias
+            self.k, self.ok = 0, True
+            return
         if self.threshold:
             v = G[W, n_w]
             nv = float(np.linalg.norm(v))
@@ -519,6 +523,8 @@ class _WorkingSet:
             self.ok = bool(d.min() > _RANK_TOL * max(1.0, float(d.max())))
 
     def solve(self, r: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        if self.empty:
+            return np.zeros(self.G.shape[1]), np.zeros(0)
         if self.threshold:
             hr = r - self.beta * self.u * float(self.u @ r)
             d = hr[1:]
@@ -619,6 +625,8 @@ def _primal_active_set(
         if not ws.ok:
             return None
         zW, lam = ws.refined(steps=1)
+        if not W and ws.threshold:
+            zW[n_w] = z[n_w]  # the bias is free on an empty working set: keep it
         p = zW - z
         if at_minimum or np.linalg.norm(p) <= 1e-13 * max(1.0, float(np.linalg.norm(z))):
             _, lam_tol = _kkt_tolerances(z, lam, G.shape[1])
