@@ -141,6 +141,36 @@ def as_count(value: object, name: str, minimum: int = 0) -> int:
     return value
 
 
+def row_norms(A: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Euclidean norms of the rows of ``A`` without overflow or underflow.
+
+    ``sqrt(sum x**2)`` overflows for entries beyond about 1e154 and loses everything
+    below 1e-154; dividing each row by its largest entry first keeps the squares near
+    1, so the norm of ``1e200 * x`` is ``1e200 * ||x||`` (or inf only past 1.8e308).
+
+    Examples
+    --------
+    >>> row_norms(np.array([[3e200, 4e200], [3e-200, 4e-200]])).tolist()
+    [5e+200, 5e-200]
+    """
+    A = np.asarray(A, dtype=np.float64)
+    scale = np.max(np.abs(A), axis=-1, keepdims=True) if A.shape[-1] else np.zeros(A.shape[:-1] + (1,))
+    safe = np.where(scale > 0, scale, 1.0)
+    with np.errstate(over="ignore"):
+        return (safe[..., 0] * np.sqrt(np.sum((A / safe) ** 2, axis=-1))) * (scale[..., 0] > 0)
+
+
+def norm(v: NDArray[np.float64]) -> float:
+    """Euclidean norm of a vector, safe at any scale (see :func:`row_norms`).
+
+    Examples
+    --------
+    >>> norm(np.array([3e-300, 4e-300]))
+    5e-300
+    """
+    return float(row_norms(np.asarray(v, dtype=np.float64)[None, :])[0])
+
+
 def as_flag(value: object, name: str) -> bool:
     """Return ``value`` as a bool, refusing anything but True/False (and numpy bools).
 

@@ -23,20 +23,42 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
+from collections.abc import Iterable
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_labels, as_patterns, as_rng, as_weights
+from perclib._validation import (
+    as_count,
+    as_flag,
+    as_labels,
+    as_limit,
+    as_patterns,
+    as_rng,
+    as_weights,
+    norm,
+    refuse_work,
+    row_norms,
+)
+from perclib.counting import (
+    MAX_COVER_WORK,
+    MAX_ENUMERATED,
+    _as_max_count,
+    _homogeneous,
+    _refuse_huge,
+)
 from perclib.data import gaussian_patterns, random_labels
-from perclib.geometry import _as_flag, _homogeneous, is_separable
 
 # Relative tolerance for "x . r == 0" in the arrangement enumeration. Integer data
 # (the Boolean cube) give exact zeros up to rounding of order 1e-16; random data stay
 # far above this.
 ARRANGEMENT_TOL = 1e-9
+#: Default limit on the subsets :func:`dependent_subsets` checks (batched SVDs, ~1 us each).
+MAX_SUBSETS = 2_000_000
+#: Default limit on LP entries (trials x P x N) of :func:`separable_fraction_mc`.
+MAX_MC_WORK = 10**8
 
 
 # ---------------------------------------------------------------------------
@@ -44,12 +66,14 @@ ARRANGEMENT_TOL = 1e-9
 # ---------------------------------------------------------------------------
 
 
-def cover_counts(N: int, P_max: int) -> list[int]:
+def cover_counts(N: int, P_max: int, *, max_work: int | None = MAX_COVER_WORK) -> list[int]:
     """``[C(1, N), C(2, N), ..., C(P_max, N)]`` as exact integers, in O(P_max) steps.
 
     Uses the half-sum ``S(P) = C(P, N) / 2 = sum_{k<N} binom(P-1, k)`` and Pascal's
     rule summed over k: ``S(P+1) = 2 S(P) - binom(P-1, N-1)``, so a whole curve
-    costs no more than one sum.
+    costs no more than one sum. The numbers have up to ``P_max`` bits, so the work
+    is about ``P_max**2`` bit operations; more than ``max_work`` (default 10**9,
+    ``P_max`` up to about 30,000) raises a ValueError first, None lifts the limit.
 
     Examples
     --------
@@ -58,15 +82,22 @@ def cover_counts(N: int, P_max: int) -> list[int]:
     """
     N = as_count(N, "N", minimum=1)
     P_max = as_count(P_max, "P_max", minimum=1)
+    max_work = as_limit(max_work, "max_work")
+    refuse_work(P_max * P_max, max_work, task=f"cover_counts(N={N}, P_max={P_max})", unit="bit operations")
     counts = []
     half = 1  # S(1) = binom(0, 0)
+    binom = 1 if N == 1 else 0  # binom(P - 1, N - 1), updated in place (no factorials)
     for P in range(1, P_max + 1):
         counts.append(2 * half)
-        half = 2 * half - math.comb(P - 1, N - 1)
+        half = 2 * half - binom
+        # binom(P, N - 1) = binom(P - 1, N - 1) * P / (P - N + 1), starting at P = N - 1
+        binom = binom * P // (P - N + 1) if P >= N else int(P == N - 1)
     return counts
 
 
-def capacity_curve(N: int, P_max: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def capacity_curve(
+    N: int, P_max: int, *, max_work: int | None = MAX_COVER_WORK
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """The capacity curve of a perceptron with N inputs: ``(alpha, C(P, N) / 2**P)``.
 
     Parameters
@@ -75,6 +106,8 @@ def capacity_curve(N: int, P_max: int) -> tuple[NDArray[np.float64], NDArray[np.
         Input dimension (>= 1).
     P_max : int
         Largest number of patterns; the curve has one point per ``P = 1..P_max``.
+    max_work : int or None
+        Limit on the work of :func:`cover_counts` (``P_max**2`` bit operations).
 
     Returns
     -------
@@ -92,9 +125,9 @@ def capacity_curve(N: int, P_max: int) -> tuple[NDArray[np.float64], NDArray[np.
     """
     N = as_count(N, "N", minimum=1)
     P_max = as_count(P_max, "P_max", minimum=1)
-    counts = cover_counts(N, P_max)
-    # Fraction -> float rounds correctly even when 2**P overflows a float.
-    fraction = np.array([float(Fraction(c, 2**P)) for P, c in enumerate(counts, start=1)])
+    counts = cover_counts(N, P_max, max_work=max_work)
+    # int / int is correctly rounded in Python, even when 2**P overflows a float.
+    fraction = np.array([c / (1 << P) for P, c in enumerate(counts, start=1)])
     alpha = np.arange(1, P_max + 1) / N
     return alpha, fraction
 
@@ -129,7 +162,13 @@ class SeparableFractionEstimate:
 
 
 def separable_fraction_mc(
-    P: int, N: int, n_trials: int, *, threshold: bool = False, rng: object = None
+    P: int,
+    N: int,
+    n_trials: int,
+    *,
+    threshold: bool = False,
+    rng: object = None,
+    max_work: int | None = MAX_MC_WORK,
 ) -> SeparableFractionEstimate:
     """Estimate the probability that random labels on random patterns are separable.
 
@@ -137,6 +176,10 @@ def separable_fraction_mc(
     labels and asks the LP (:func:`perclib.is_separable`) for a verdict. Gaussian
     patterns are in general position with probability one, so the expectation is
     ``C(P, N) / 2**P`` (``C(P, N + 1) / 2**P`` with a threshold).
+
+    The linear programs hold ``n_trials * P * N`` pattern entries in all; more than
+    ``max_work`` (default 10**8, minutes of work) raises a ValueError before any
+    work, None lifts the limit.
 
     Examples
     --------
@@ -147,8 +190,15 @@ def separable_fraction_mc(
     P = as_count(P, "P", minimum=1)
     N = as_count(N, "N", minimum=1)
     n_trials = as_count(n_trials, "n_trials", minimum=1)
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
     gen = as_rng(rng)
+    max_work = as_limit(max_work, "max_work")
+    refuse_work(
+        n_trials * P * N, max_work, unit="pattern entries in linear programs",
+        task=f"separable_fraction_mc with P={P}, N={N}, n_trials={n_trials}",
+    )
+    from perclib.geometry import is_separable  # scipy's LP solver, loaded when needed
+
     hits = 0
     for _ in range(n_trials):
         X = gaussian_patterns(P, N, rng=gen)
@@ -171,6 +221,13 @@ def _row_space(Y: NDArray[np.float64]) -> NDArray[np.float64]:
     _, s, vt = np.linalg.svd(Y, full_matrices=False)
     rank = int(np.sum(s > ARRANGEMENT_TOL * s[0])) if s.size and s[0] > 0 else 0
     return Y @ vt[:rank].T
+
+
+def _null_rays(Ys: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Null vector of each stacked (D-1, D) matrix of full rank D-1 (batched SVD)."""
+    _, s, vt = np.linalg.svd(Ys, full_matrices=True)  # (M, D-1), (M, D, D)
+    full = s[:, -1] > ARRANGEMENT_TOL * s[:, 0]
+    return vt[full, -1, :]
 
 
 def _cells(X: NDArray[np.float64], rows: tuple[int, ...], memo: dict) -> set[tuple[int, ...]]:
@@ -199,9 +256,8 @@ def _cells(X: NDArray[np.float64], rows: tuple[int, ...], memo: dict) -> set[tup
     result: set[tuple[int, ...]] = set()
     seen: set[tuple[int, ...]] = set()
     subsets = np.array(list(itertools.combinations(range(len(rows)), D - 1)))
-    _, s, vt = np.linalg.svd(Y[subsets], full_matrices=True)  # batched, (M, D-1, D)
-    full = s[:, -1] > ARRANGEMENT_TOL * s[:, 0]
-    rays = vt[full, -1, :]  # null vector of each rank-(D-1) subset
+    rays = np.concatenate([_null_rays(Y[chunk]) for chunk in np.array_split(
+        subsets, max(1, subsets.shape[0] * D * D // 2_000_000))])
     dots = rays @ Y.T  # (M, |rows|)
     zero = np.abs(dots) <= ARRANGEMENT_TOL * norms[None, :]
     for r_dots, r_zero in zip(dots, zero, strict=True):
@@ -220,15 +276,17 @@ def _cells(X: NDArray[np.float64], rows: tuple[int, ...], memo: dict) -> set[tup
     return result
 
 
-def arrangement_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray[np.int64]:
+def arrangement_dichotomies(
+    X: ArrayLike, *, threshold: bool = False, max_count: int | None = MAX_ENUMERATED
+) -> NDArray[np.int64]:
     """Every strictly separable dichotomy of the rows of X, found without any LP.
 
     Weight space is cut by the hyperplanes ``{w : w.x_i = 0}`` into open cells; the
     dichotomies realised by hyperplanes through the origin are exactly the sign
     patterns of these cells. Each cell is found from one of its extreme rays (see the
     module notes), which works for degenerate sets too (for example the Boolean cube).
-    Cost grows like ``binom(P, D-1)`` with D the (augmented) dimension: meant for small
-    sets (P up to ~16 in 5-D).
+    Cost grows like ``binom(P, D-1)`` with D the (augmented) dimension, and about
+    0.2 ms per cell: meant for small sets (P up to ~16 in 5-D).
 
     Parameters
     ----------
@@ -236,6 +294,10 @@ def arrangement_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray
         Patterns, one per row.
     threshold : bool, default False
         Affine hyperplanes (the patterns are augmented with a constant 1).
+    max_count : int or None, default MAX_ENUMERATED (20,000)
+        Refuse, with a ValueError and before any work, a set whose number of cells
+        may exceed this (Cover's bound C(P, rank), a few seconds of work at the
+        default); None lifts the limit. As in :func:`perclib.separable_dichotomies`.
 
     Returns
     -------
@@ -250,13 +312,15 @@ def arrangement_dichotomies(X: ArrayLike, *, threshold: bool = False) -> NDArray
     14
     """
     X = as_patterns(X)
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
+    max_count = _as_max_count(max_count)
     H = _homogeneous(X, threshold)
     # Scale rows to unit length: signs do not change, tolerances become relative.
-    norms = np.linalg.norm(H, axis=1)
+    norms = row_norms(H)
     if np.any(norms == 0):
         return np.empty((0, X.shape[0]), dtype=np.int64)
     H = H / norms[:, None]
+    _refuse_huge(H, max_count)
     cells = _cells(H, tuple(range(H.shape[0])), {})
     return np.array(sorted(cells), dtype=np.int64).reshape(-1, X.shape[0])
 
@@ -282,10 +346,10 @@ def project_out(X: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
     v = as_weights(v, X.shape[1], name="v")
     if X.shape[1] < 2:
         raise ValueError("project_out needs N >= 2: the complement of a line in R^1 is {0}")
-    norm = float(np.linalg.norm(v))
-    if norm == 0.0:
+    length = norm(v)
+    if length == 0.0:
         raise ValueError("v is the zero vector: it has no orthogonal complement of dimension N-1")
-    u = v / norm
+    u = v / length
     # Householder reflection mapping u to e_N; its first N-1 rows span u's complement.
     e = np.zeros_like(u)
     e[-1] = 1.0
@@ -317,13 +381,20 @@ class ExtensionSplit:
     new_total: int
 
 
-def extension_split(X: ArrayLike, x_new: ArrayLike, *, threshold: bool = False) -> ExtensionSplit:
+def extension_split(
+    X: ArrayLike,
+    x_new: ArrayLike,
+    *,
+    threshold: bool = False,
+    max_count: int | None = MAX_ENUMERATED,
+) -> ExtensionSplit:
     """Sort the separable dichotomies of X by how they extend to the point ``x_new``.
 
     Every separable dichotomy of the P + 1 points restricts to a separable dichotomy
     of the first P; a dichotomy of the first P appears with both labels of ``x_new``
     or with one. Counting both kinds gives the recursion of Cover's theorem:
-    ``C(P+1, N) = (#one_way + #both) + #both``.
+    ``C(P+1, N) = (#one_way + #both) + #both``. The dichotomies come from
+    :func:`arrangement_dichotomies`, with its ``max_count`` guard (on the P + 1 points).
 
     Examples
     --------
@@ -334,9 +405,9 @@ def extension_split(X: ArrayLike, x_new: ArrayLike, *, threshold: bool = False) 
     """
     X = as_patterns(X)
     x_new = as_weights(x_new, X.shape[1], name="x_new")
-    threshold = _as_flag(threshold, "threshold")
-    old = arrangement_dichotomies(X, threshold=threshold)
-    new = arrangement_dichotomies(np.vstack([X, x_new]), threshold=threshold)
+    threshold = as_flag(threshold, "threshold")
+    new = arrangement_dichotomies(np.vstack([X, x_new]), threshold=threshold, max_count=max_count)
+    old = arrangement_dichotomies(X, threshold=threshold, max_count=max_count)
     extend = {(tuple(row[:-1]), int(row[-1])) for row in new}
     both = [row for row in old if (tuple(row), 1) in extend and (tuple(row), -1) in extend]
     one = [row for row in old if ((tuple(row), 1) in extend) != ((tuple(row), -1) in extend)]
@@ -354,13 +425,23 @@ def extension_split(X: ArrayLike, x_new: ArrayLike, *, threshold: bool = False) 
 
 
 def dependent_subsets(
-    X: ArrayLike, size: int, *, threshold: bool = False, tol: float = 1e-9
+    X: ArrayLike,
+    size: int,
+    *,
+    threshold: bool = False,
+    tol: float = 1e-9,
+    max_work: int | None = MAX_SUBSETS,
 ) -> list[tuple[int, ...]]:
     """Index sets of ``size`` patterns that are linearly dependent (affinely, with threshold).
 
     General position forbids exactly these for ``size <= N`` (``<= N + 1`` with a
     threshold). With ``threshold=True`` and ``size = 4`` in R^3 they are the coplanar
-    quadruples.
+    quadruples. A subset counts as dependent when its smallest singular value is at
+    most ``tol`` times its largest (rows scaled to unit length first).
+
+    All ``binom(P, size)`` subsets are checked (batched SVDs, about a microsecond
+    each); more than ``max_work`` (default 2,000,000) raises a ValueError before any
+    work, None lifts the limit.
 
     Examples
     --------
@@ -369,15 +450,61 @@ def dependent_subsets(
     """
     X = as_patterns(X)
     size = as_count(size, "size", minimum=1)
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
+    tol = _as_tol(tol)
+    max_work = as_limit(max_work, "max_work")
+    P = X.shape[0]
+    if size > P:
+        raise ValueError(f"size must be at most the number of patterns ({P}), got {size}")
+    n_subsets = math.comb(P, size)
+    refuse_work(
+        n_subsets, max_work, unit="subsets to check",
+        task=f"dependent_subsets of size {size} among {P} patterns (binom({P}, {size}))",
+    )
     H = _homogeneous(X, threshold)
-    H = H / np.maximum(np.linalg.norm(H, axis=1), 1e-300)[:, None]
-    found = []
-    for subset in itertools.combinations(range(H.shape[0]), size):
-        s = np.linalg.svd(H[list(subset)], compute_uv=False)
-        if size > H.shape[1] or s[-1] <= tol * max(s[0], 1e-300):
-            found.append(subset)
-    return found
+    norms = row_norms(H)
+    H = H / np.where(norms > 0, norms, 1.0)[:, None]
+    combos = itertools.combinations(range(P), size)
+    if size > H.shape[1]:  # more vectors than dimensions: always dependent
+        return list(combos)
+    found: list[tuple[int, ...]] = []
+    chunk = max(1, 200_000 // (size * H.shape[1]))
+    while True:
+        idx = np.array(list(itertools.islice(combos, chunk)), dtype=np.intp).reshape(-1, size)
+        if idx.shape[0] == 0:
+            return found
+        s = np.linalg.svd(H[idx], compute_uv=False)  # (n, size), descending
+        bad = s[:, -1] <= tol * np.maximum(s[:, 0], 1e-300)
+        found.extend(tuple(int(i) for i in row) for row in idx[bad])
+
+
+def _as_tol(tol: object) -> float:
+    if isinstance(tol, bool) or not isinstance(tol, numbers.Real):
+        raise TypeError(f"tol must be a real number, got {type(tol).__name__} {tol!r}")
+    tol = float(tol)
+    if not (np.isfinite(tol) and 0 <= tol < 1):
+        raise ValueError(f"tol must be a relative tolerance in [0, 1), got {tol}")
+    return tol
+
+
+def _as_subsets(subsets: object, P: int) -> list[tuple[int, ...]]:
+    """Validate a list of index tuples into ``range(P)``."""
+    if isinstance(subsets, str | bytes) or not isinstance(subsets, Iterable):
+        raise TypeError(f"subsets must be a list of index tuples, got {type(subsets).__name__}")
+    out = []
+    for s in subsets:
+        if isinstance(s, str | bytes) or not isinstance(s, Iterable):
+            raise TypeError(f"subsets must hold tuples of pattern indices, got {s!r}")
+        idx = tuple(s)
+        if not idx:
+            raise ValueError("subsets contains an empty subset")
+        for i in idx:
+            if isinstance(i, bool) or not isinstance(i, numbers.Integral):
+                raise TypeError(f"subsets must hold integer pattern indices, got {i!r} in {idx}")
+            if not 0 <= int(i) < P:
+                raise ValueError(f"subsets: index {int(i)} is out of range for {P} patterns")
+        out.append(tuple(int(i) for i in idx))
+    return out
 
 
 def nonseparable_restrictions(
@@ -396,5 +523,8 @@ def nonseparable_restrictions(
     """
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
+    subsets = _as_subsets(subsets, X.shape[0])
+    from perclib.geometry import is_separable  # scipy's LP solver, loaded when needed
+
     return [s for s in subsets if not is_separable(X[list(s)], y[list(s)], threshold=threshold)]

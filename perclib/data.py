@@ -6,13 +6,39 @@ so that a notebook seeded once at the top is reproducible on any machine.
 
 from __future__ import annotations
 
-import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_rng, reject_complex
+from perclib._validation import as_count, as_real, as_rng, as_weights, norm, reject_complex
+
+#: Largest n of :func:`boolean_cube` and :func:`boolean_function`: 2**20 vertices
+#: (8 MB per coordinate); beyond, the tables no longer fit in a lesson.
+MAX_CUBE_DIMENSION = 20
+
+
+def _allocate(shape: tuple[int, ...], draw, what: str) -> NDArray[np.float64]:
+    """Call ``draw()``, turning numpy's MemoryError into a ValueError that names the size."""
+    try:
+        return draw()
+    except MemoryError:
+        size = 8 * math.prod(shape)
+        raise ValueError(
+            f"{what} of shape {shape} need {size:,} bytes, more memory than this machine "
+            "can give; ask for fewer patterns or dimensions"
+        ) from None
+
+
+def _cube_dimension(n: object) -> int:
+    n = as_count(n, "n", 1)
+    if n > MAX_CUBE_DIMENSION:
+        raise ValueError(
+            f"n = {n} would give 2**{n} = {2**n:,} vertices; boolean_cube and "
+            f"boolean_function accept n <= {MAX_CUBE_DIMENSION}"
+        )
+    return n
 
 
 def gaussian_patterns(P: int, N: int, *, rng: object = None) -> NDArray[np.float64]:
@@ -27,7 +53,8 @@ def gaussian_patterns(P: int, N: int, *, rng: object = None) -> NDArray[np.float
     """
     P = as_count(P, "P", 1)
     N = as_count(N, "N", 1)
-    return as_rng(rng).standard_normal((P, N))
+    gen = as_rng(rng)
+    return _allocate((P, N), lambda: gen.standard_normal((P, N)), "patterns")
 
 
 def random_labels(P: int, *, rng: object = None) -> NDArray[np.float64]:
@@ -39,7 +66,8 @@ def random_labels(P: int, *, rng: object = None) -> NDArray[np.float64]:
     True
     """
     P = as_count(P, "P", 1)
-    return as_rng(rng).choice(np.array([-1.0, 1.0]), size=P)
+    gen = as_rng(rng)
+    return _allocate((P,), lambda: gen.choice(np.array([-1.0, 1.0]), size=P), "labels")
 
 
 def boolean_cube(n: int) -> NDArray[np.float64]:
@@ -53,10 +81,9 @@ def boolean_cube(n: int) -> NDArray[np.float64]:
     >>> boolean_cube(2).tolist()
     [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]
     """
-    n = as_count(n, "n", 1)
-    if n > 20:
-        raise ValueError(f"n = {n} would give 2**{n} vertices; use n <= 20")
-    return np.array(list(itertools.product((0.0, 1.0), repeat=n)))
+    n = _cube_dimension(n)
+    i = np.arange(2**n)[:, None]
+    return ((i >> np.arange(n - 1, -1, -1)) & 1).astype(np.float64)  # binary digits of i
 
 
 def boolean_function(n: int, table: int | ArrayLike) -> NDArray[np.float64]:
@@ -69,7 +96,8 @@ def boolean_function(n: int, table: int | ArrayLike) -> NDArray[np.float64]:
     table : int or array_like
         Either the function's number ``k`` in ``0 .. 2**(2**n) - 1`` (bit ``i`` of ``k``
         is the output on vertex ``i``), or the truth table itself as ``2**n`` values in
-        {0, 1} or in {-1, +1}.
+        {0, 1} or in {-1, +1}. ``n <= 20`` (:data:`MAX_CUBE_DIMENSION`), like
+        :func:`boolean_cube`.
 
     Examples
     --------
@@ -78,23 +106,34 @@ def boolean_function(n: int, table: int | ArrayLike) -> NDArray[np.float64]:
     >>> boolean_function(2, 6).tolist()  # 0b0110: XOR
     [-1.0, 1.0, 1.0, -1.0]
     """
-    n = as_count(n, "n", 1)
+    n = _cube_dimension(n)
     size = 2**n
-    if isinstance(table, int | np.integer) and not isinstance(table, bool):
+    if isinstance(table, bool | np.bool_):
+        raise TypeError(f"table must be a function number or a truth table, got {table!r}")
+    if isinstance(table, int | np.integer):
         k = int(table)
-        if not 0 <= k < 2**size:
-            raise ValueError(f"function number must be in 0 .. {2**size - 1}, got {k}")
-        bits = np.array([(k >> i) & 1 for i in range(size)], dtype=np.float64)
+        if k < 0 or k.bit_length() > size:  # k < 2**size without building 2**size
+            top = f"{2**size - 1}" if n <= 3 else f"2**{size} - 1"
+            raise ValueError(f"table (the function number) must be in 0 .. {top} for n = {n}, got {k}")
+        raw = np.frombuffer(k.to_bytes(max(1, (size + 7) // 8), "little"), dtype=np.uint8)
+        bits = np.unpackbits(raw, bitorder="little")[:size].astype(np.float64)
         return 2.0 * bits - 1.0
+    if isinstance(table, str | bytes):
+        raise TypeError(f"table must be a function number or a truth table, got the string {table!r}")
     reject_complex(table, "table", "a truth table of 0/1 or -1/+1 values")
-    values = np.asarray(table, dtype=np.float64)
+    try:
+        values = np.asarray(table, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"table must be a function number or a truth table of numbers: {err}") from None
     if values.shape != (size,):
-        raise ValueError(f"truth table must have {size} entries for n = {n}, got shape {values.shape}")
+        raise ValueError(
+            f"table (the truth table) must have {size} entries for n = {n}, got shape {values.shape}"
+        )
     if np.all(np.isin(values, (0.0, 1.0))):
         return 2.0 * values - 1.0
     if np.all(np.isin(values, (-1.0, 1.0))):
         return values.copy()
-    raise ValueError("truth table entries must all be in {0, 1} or all in {-1, +1}")
+    raise ValueError("table (the truth table) must hold only 0/1 or only -1/+1 values")
 
 
 def xor() -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -167,24 +206,19 @@ def teacher_data(
     """
     P = as_count(P, "P", 1)
     N = as_count(N, "N", 1)
-    margin = float(margin)
-    if not np.isfinite(margin) or margin < 0:
+    margin = as_real(margin, "margin")
+    if margin < 0:
         raise ValueError(f"margin must be a finite number >= 0, got {margin}")
     gen = as_rng(rng)
     if teacher is None:
         u = gen.standard_normal(N)
     else:
-        reject_complex(teacher, "teacher", "a real vector")
-        u = np.asarray(teacher, dtype=np.float64)
-        if u.shape != (N,):
-            raise ValueError(f"teacher must have shape ({N},), got {u.shape}")
-        if not np.all(np.isfinite(u)):
-            raise ValueError("teacher contains NaN or infinite values")
-    norm = np.linalg.norm(u)
-    if norm == 0:
+        u = as_weights(teacher, N, name="teacher")
+    length = norm(u)  # safe at any scale: a teacher of 1e200 is a direction like any other
+    if length == 0:
         raise ValueError("teacher must be a non-zero vector")
-    u = u / norm
-    X = gen.standard_normal((P, N))
+    u = u / length
+    X = _allocate((P, N), lambda: gen.standard_normal((P, N)), "patterns")
     t = X @ u
     # Ties t == 0 have probability zero for Gaussian draws; label them +1 on purpose.
     y = np.where(t >= 0, 1.0, -1.0)

@@ -142,7 +142,7 @@ def test_teacher_data_errors_and_given_teacher() -> None:
         teacher_data(5, 2, margin=-1)
     with pytest.raises(ValueError, match="non-zero"):
         teacher_data(5, 2, teacher=[0.0, 0.0])
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match="teacher has length 3"):
         teacher_data(5, 2, teacher=[1.0, 0.0, 0.0])
 
 
