@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 import scipy.linalg
 from numpy.typing import ArrayLike, NDArray
-from scipy.linalg import solve_triangular
+from scipy.linalg.lapack import dtrtrs
 from scipy.optimize import linprog, nnls
 
 from perclib._validation import (
@@ -494,10 +494,17 @@ class _WorkingSet:
     the original rows are ``lam = H (0, mu)``, so that ``w = A_W^T lam`` and
     ``v . lam = 0``. Unlike the normal equations (``A A^T``, condition number growing
     like 1 / gamma^2), this works with ``C`` itself (condition ~ 1 / gamma).
+
+    With ``form_q=False`` only ``R`` is formed and ``w = C^T R^{-1} R^{-T} d``
+    (Bjorck's corrected semi-normal equations once refined): cheaper, and accurate
+    after refinement unless the margin is thin, where the caller uses ``Q``.
     """
 
-    def __init__(self, G: NDArray[np.float64], n_w: int, W: list[int]) -> None:
+    def __init__(
+        self, G: NDArray[np.float64], n_w: int, W: list[int], form_q: bool = True
+    ) -> None:
         self.G, self.n_w, self.W = G, n_w, W
+        self.Q: NDArray[np.float64] | None = None
         self.threshold = G.shape[1] > n_w
         A = G[W, :n_w]
         self.empty = not W
@@ -518,7 +525,10 @@ class _WorkingSet:
         self.k = C.shape[0]
         self.ok = self.k <= n_w
         if self.k and self.ok:
-            self.Q, self.R = np.linalg.qr(C.T)
+            if form_q:
+                self.Q, self.R = np.linalg.qr(C.T)
+            else:
+                self.C, self.R = C, np.linalg.qr(C.T, mode="r")
             d = np.abs(np.diag(self.R))
             self.ok = bool(d.min() > _RANK_TOL * max(1.0, float(d.max())))
 
@@ -531,9 +541,11 @@ class _WorkingSet:
         else:
             d = r
         if self.k:
-            t = solve_triangular(self.R, d, trans="T")
-            w = self.Q @ t
-            mu = solve_triangular(self.R, t)
+            # LAPACK's triangular solve directly: the scipy wrapper's checks cost more
+            # than the solve on these small systems.
+            t = dtrtrs(self.R, d, lower=0, trans=1)[0]
+            mu = dtrtrs(self.R, t, lower=0, trans=0)[0]
+            w = self.Q @ t if self.Q is not None else self.C.T @ mu
         else:
             w, mu = np.zeros(self.n_w), np.zeros(0)
         if not self.threshold:
@@ -543,12 +555,15 @@ class _WorkingSet:
         lam = lam - self.beta * self.u * float(self.u @ lam)
         return np.append(w, b), lam
 
-    def refined(self, steps: int = 2) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Solution for ``r = 1`` with iterative refinement (residuals in long double)."""
-        GW = self.G[self.W].astype(np.longdouble)
+    def refined(
+        self, steps: int = 2, precise: bool = True
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Solution for ``r = 1`` with iterative refinement (residuals in long double if precise)."""
+        dtype = np.longdouble if precise else np.float64
+        GW = self.G[self.W].astype(dtype)
         z, lam = self.solve(np.ones(len(self.W)))
         for _ in range(steps):
-            res = (1 - GW @ z.astype(np.longdouble)).astype(np.float64)
+            res = (1 - GW @ z.astype(dtype)).astype(np.float64)
             if not np.any(res):
                 break
             dz, dlam = self.solve(res)
@@ -576,7 +591,7 @@ def _kkt_tolerances(z: NDArray[np.float64], lam: NDArray[np.float64], D: int) ->
 
 
 def _polish(
-    G: NDArray[np.float64], n_w: int, W0: list[int], rounds: int
+    G: NDArray[np.float64], n_w: int, W0: list[int], rounds: int, precise: bool = True
 ) -> tuple[NDArray[np.float64], list[int], NDArray[np.float64]] | None:
     """Exact solution from a guessed working set, corrected by single swaps.
 
@@ -585,12 +600,16 @@ def _polish(
     violated joins. Usually the guess is right or one swap away; None after
     ``rounds`` tries (the monotone active-set method then takes over).
     """
-    W = _independent(G, sorted(set(W0)))
-    for _ in range(rounds):
-        ws = _WorkingSet(G, n_w, W)
+    W = sorted(set(W0))
+    ws = _WorkingSet(G, n_w, W, form_q=precise)
+    if not ws.ok:  # dependent guess (repeated or degenerate patterns)
+        W = _independent(G, W)
+    for k in range(rounds):
+        if k or not ws.ok:
+            ws = _WorkingSet(G, n_w, W, form_q=precise)
         if not ws.ok:
             return None
-        z, lam = ws.refined()
+        z, lam = ws.refined(steps=2 if precise else 1, precise=precise)
         slack = G @ z - 1.0
         slack_tol, lam_tol = _kkt_tolerances(z, lam, G.shape[1])
         i_neg = int(np.argmin(lam)) if lam.size else -1
@@ -707,9 +726,14 @@ class _Solution(NamedTuple):
 
 
 def _certify(
-    G: NDArray[np.float64], n_w: int, z: NDArray[np.float64], W: list[int], lam: NDArray[np.float64]
+    G: NDArray[np.float64],
+    n_w: int,
+    z: NDArray[np.float64],
+    W: list[int],
+    lam: NDArray[np.float64],
+    precise: bool = True,
 ) -> _Solution:
-    """Bounds ``lower <= gamma* <= upper`` on the optimal margin, in long double.
+    """Bounds ``lower <= gamma* <= upper`` on the optimal margin (long double if precise).
 
     Lower: the margin of the hyperplane ``z`` itself. Upper: for ``a >= 0`` (``a`` =
     ``lam`` clipped) and any ``z`` with ``G z >= 1``, ``sum a <= sum a_i G_i z
@@ -718,7 +742,7 @@ def _certify(
     ``|b| <= 1 + ||w||`` (data radius 1, support patterns on both sides), so
     ``gamma* = 1 / ||w*|| <= (||v|| + e) / (sum a - e)``.
     """
-    ld = np.longdouble
+    ld = np.longdouble if precise else np.float64
     zl = z.astype(ld)
     nw = np.sqrt(np.sum(zl[:n_w] ** 2))
     lower = float(np.min(G.astype(ld) @ zl) / nw) if nw > 0 else 0.0
@@ -731,9 +755,12 @@ def _certify(
     return _Solution(z, W, lam, lower, upper)
 
 
-def _certified(sol: _Solution | None, D: int) -> bool:
+def _certified(sol: _Solution | None, D: int, precise: bool = True) -> bool:
+    """Whether the gap is within tolerance; a float64 certificate must be clearly so."""
     if sol is None or not sol.lower > 0:
         return False
+    if not precise:  # float64 rounding in the bounds must be negligible against GAP_TOL
+        return _resolution(sol.lower, D) <= 1e-11 and sol.upper <= sol.lower * (1 + GAP_TOL)
     return sol.upper <= sol.lower * (1 + GAP_TOL + _resolution(sol.lower, D))
 
 
@@ -766,8 +793,9 @@ def _solve_max_margin(
         return z0 / low if low > 0 else None
 
     for c in (10.0, 1000.0) if threshold else (1.0,):
-        Gc = G.copy()
+        Gc = G
         if threshold:
+            Gc = G.copy()
             Gc[:, N] *= c
         verdict = _ldp_max_margin(Gc)
         if verdict is None:
@@ -778,7 +806,16 @@ def _solve_max_margin(
             start = verdict.z.copy()
             if threshold:
                 start[N] *= c
-        polished = _polish(G, N, verdict.working_set, rounds=8)
+        # First in float64 (enough for all but thin margins), then in long double.
+        polished = _polish(G, N, verdict.working_set, rounds=8, precise=False)
+        if polished is not None:
+            sol = _certify(G, N, *polished, precise=False)
+            if _certified(sol, D, precise=False):
+                best = sol
+                break
+            polished = _polish(G, N, polished[1], rounds=8)
+        else:
+            polished = _polish(G, N, verdict.working_set, rounds=8)
         if polished is not None:
             sol = _certify(G, N, *polished)
             if _certified(sol, D):
