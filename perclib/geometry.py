@@ -266,10 +266,11 @@ def in_general_position(X: ArrayLike, *, threshold: bool = False, tol: float = 1
     means no two points equal and no three on a line.
 
     A subset counts as dependent when its smallest singular value is at most
-    ``tol`` times its largest (its condition number exceeds ``1 / tol``), so,
-    through the origin, the verdict does not depend on the scale of the data. With
-    ``threshold=True`` the appended column of ones does not scale with the data, so
-    the verdict depends on the units and on where the origin is.
+    ``tol`` times its largest (its condition number exceeds ``1 / tol``). The data
+    are first scaled to largest pattern norm 1 (before the column of ones is
+    appended with ``threshold=True``), so the verdict does not depend on the units
+    of the data, at any float64 scale; with a threshold it still depends on where
+    the origin is.
 
     Parameters
     ----------
@@ -303,7 +304,7 @@ def in_general_position(X: ArrayLike, *, threshold: bool = False, tol: float = 1
     tol = _as_real(tol, "tol")
     if not 0 < tol < 1:
         raise ValueError(f"tol must be between 0 and 1 (exclusive), got {tol}")
-    Z = _homogeneous(X, threshold)
+    Z = _homogeneous(_normalised(X)[0], threshold)
     P, D = Z.shape
     k = min(P, D)
     n_subsets = math.comb(P, k)
@@ -1012,7 +1013,7 @@ def admissible_arc(X: ArrayLike, y: ArrayLike, gamma: float) -> tuple[float, flo
     X, y = _plane_data(X, y)
     gamma = as_positive_float(gamma, "gamma")
     J = y[:, None] * X
-    r = np.linalg.norm(J, axis=1)
+    r = np.hypot(J[:, 0], J[:, 1])  # no overflow or underflow at extreme scales
     if np.any(r < gamma):
         return None  # a pattern closer to the origin than gamma: no line through 0 clears it
     t = np.arctan2(J[:, 1], J[:, 0])

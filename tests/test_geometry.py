@@ -535,3 +535,66 @@ def test_bad_margin_input():
         margin([1.0, 1.0], GOOD_X, GOOD_Y, b="1")
     with pytest.raises(TypeError, match="b must be a real number"):
         margin([1.0, 1.0], GOOD_X, GOOD_Y, b=True)
+
+
+# ---------------------------------------------------------------------------
+# Scale safety (issue 23): same answers at any float64 scale
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("s", [1e-300, 1e-200, 1e-150, 1e150, 1e200, 1e300])
+def test_every_function_is_scale_safe(s):
+    from perclib import admissible_arc, direction_margins
+
+    # The issue's example: two opposite points, margin 1/sqrt(2) of ||x|| for w = (1, 1).
+    X2 = np.array([[1.0, 0.0], [-1.0, 0.0]])
+    assert is_separable(s * X2, [1, -1])
+    assert is_separable(s * X2, [1, -1], threshold=True)
+    assert margin([1.0, 1.0], s * X2, [1, -1]) / s == pytest.approx(2**-0.5, rel=1e-15)
+    assert margin([s, s], X2, [1, -1]) == pytest.approx(2**-0.5, rel=1e-15)
+    np.testing.assert_allclose(
+        pattern_margins([1.0, 2.0], s * X2, [1, 1], b=0.5 * s) / s, [1.5 / 5**0.5, -0.5 / 5**0.5]
+    )
+    w, b = separating_weights(s * X2, [1, -1], threshold=True)
+    assert np.all(np.array([1, -1]) * ((s * X2) @ w + b) > 0)
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((9, 3))
+    y = np.where(X @ [1.0, -0.5, 0.2] + 0.3 > 0, 1.0, -1.0)
+    for threshold in (False, True):
+        ref = max_margin(X, y, threshold=threshold)
+        res = max_margin(s * X, y, threshold=threshold)
+        assert res.gamma / s == pytest.approx(ref.gamma, rel=1e-12)
+        np.testing.assert_allclose(res.w, ref.w, atol=1e-12)
+        assert res.b / s == pytest.approx(ref.b, rel=1e-12, abs=1e-15)
+        assert res.support.tolist() == ref.support.tolist()
+        assert is_separable(s * X, y, threshold=threshold)
+        assert in_general_position(s * X, threshold=threshold) == in_general_position(
+            X, threshold=threshold
+        )
+    assert not in_general_position(s * np.array([[1.0, 1.0], [2.0, 2.0], [0.0, 1.0]]))
+    Xp = np.array([[1.0, 1.0], [1.0, -1.0]])
+    lo, hi = admissible_arc(s * Xp, [1, 1], s * np.sqrt(0.5))
+    assert (np.degrees(lo), np.degrees(hi)) == pytest.approx((-15.0, 15.0), abs=1e-6)
+    assert direction_margins(s * Xp, [1, 1], [0.0])[0] / s == pytest.approx(1.0)
+
+
+def test_non_finite_input_is_refused_with_the_argument_named():
+    from perclib import admissible_arc, direction_margins
+
+    bad = [[1.0, np.nan], [0.0, 1.0]]
+    for func in (is_separable, separating_weights, max_margin):
+        with pytest.raises(ValueError, match="X contains"):
+            func(bad, GOOD_Y)
+        with pytest.raises(ValueError, match="y contains"):
+            func(GOOD_X, [1, np.inf])
+    with pytest.raises(ValueError, match="X contains"):
+        in_general_position([[np.inf, 1.0]])
+    with pytest.raises(ValueError, match="w contains"):
+        pattern_margins([np.inf, 1.0], GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="b must be finite"):
+        pattern_margins([1.0, 1.0], GOOD_X, GOOD_Y, b=np.nan)
+    with pytest.raises(ValueError, match="angles"):
+        direction_margins(GOOD_X, GOOD_Y, [np.nan])
+    with pytest.raises(ValueError, match="gamma"):
+        admissible_arc(GOOD_X, GOOD_Y, np.inf)
