@@ -342,7 +342,8 @@ _JS_SIGNATURE = """
   }
   const texts = [];
   const textSel = ['.widget-html', '.widget-htmlmath', '.widget-label', '.widget-output',
-                   '.jp-OutputArea-output .jp-RenderedHTMLCommon'].join(', ');
+                   '.jp-OutputArea-output .jp-RenderedHTMLCommon',
+                   '.jp-OutputArea-output.jp-RenderedHTMLCommon'].join(', ');
   for (const el of root.querySelectorAll(textSel)) {
     if (el.closest('.widget-slider')) continue;
     texts.push(el.innerText);
@@ -386,8 +387,12 @@ class LessonReport:
     screenshot: str = ""
     # Figures shown larger than their pixel size look blurry: (cell, natural px, shown px).
     upscaled: list[tuple[int, int, int]] = field(default_factory=list)
-    # Reopen modes where the widget manager's start-up race showed (see test_browser).
+    # Reopenings where the widget manager's start-up race left a control row unrestored
+    # (figures and status lines are ordinary outputs and must show regardless).
     restore_races: list[str] = field(default_factory=list)
+    reopenings: int = 0
+    # Widget cells whose moved figure did not reach the saved file.
+    unsaved_frames: list[int] = field(default_factory=list)
     # Save, close and reopen.
     dirty_on_open: bool = False
     saved_changed_lines: int = 0
@@ -621,7 +626,13 @@ class LessonPage:
         self.page.goto("about:blank")
 
     def widget_cells(self) -> list[dict]:
-        """Per code cell showing a widget: index, images shown, error texts, input hidden."""
+        """Per code cell with a control row: what its outputs should show and what they show.
+
+        ``figures``/``statuses``: image/png and text/html outputs in the notebook model;
+        ``srcs``: the ``src`` of every figure image shown (loaded, visible); ``statuses_shown``:
+        non-empty HTML outputs outside widgets; ``controls``: widget views that rendered
+        controls; ``errors``: widget error texts in the cell.
+        """
         return self.page.evaluate(
             f"""(p) => {{
               const w = ({_JS_PANEL})(p);
@@ -632,11 +643,25 @@ class LessonPage:
                 const isWidget = outputs.some(
                   o => o.data && o.data['application/vnd.jupyter.widget-view+json']);
                 if (!isWidget) return;
-                const imgs = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output img'))
+                const plain = (o) => o.data && !o.data['application/vnd.jupyter.widget-view+json'];
+                const shown = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output img'))
+                  .filter(im => !im.closest('.jupyter-widgets'))
                   .filter(im => im.complete && im.naturalWidth > 0 && im.getBoundingClientRect().width > 0);
+                const statuses = Array.from(
+                    cell.node.querySelectorAll('.jp-OutputArea-output.jp-RenderedHTMLCommon, '
+                                               + '.jp-OutputArea-output .jp-RenderedHTMLCommon'))
+                  .filter(e => !e.closest('.jupyter-widgets') && e.innerText.trim().length > 0);
+                const controls = Array.from(
+                    cell.node.querySelectorAll('.jp-OutputArea-output .jupyter-widgets'))
+                  .filter(e => e.querySelector('input, select, .noUi-handle, button'));
                 const text = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output'))
                   .map(e => e.innerText).join('\\n');
-                out.push({{cell: i, images: imgs.length,
+                out.push({{cell: i,
+                           figures: outputs.filter(o => plain(o) && o.data['image/png']).length,
+                           statuses: outputs.filter(o => plain(o) && o.data['text/html']).length,
+                           srcs: shown.map(im => im.getAttribute('src')),
+                           statuses_shown: statuses.length,
+                           controls: controls.length,
                            errors: {json.dumps(list(WIDGET_ERROR_TEXTS))}.filter(t => text.includes(t))}});
               }});
               return out;

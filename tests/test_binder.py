@@ -34,7 +34,7 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 BINDER = ROOT / "binder"
 NOTEBOOKS = ROOT / "notebooks"
-SETTINGS = BINDER / "jupyter-settings"  # JupyterLab user settings, installed by postBuild
+COURSE_SETTINGS = ROOT / "course-settings"  # overrides.json, installed by postBuild and the README
 INDEX = "notebooks/00_index.ipynb"
 
 # Packages that Binder's own environment provides; pinning them fights that environment.
@@ -114,12 +114,6 @@ def test_binder_files_exist_and_postbuild_is_a_script():
     assert post.stat().st_mode & stat.S_IXUSR, "binder/postBuild should be executable"
 
 
-def _read_settings(path: Path) -> dict:
-    """JupyterLab settings files are JSON5; ours only add // comment lines to JSON."""
-    lines = [ln for ln in path.read_text().splitlines() if not ln.lstrip().startswith("//")]
-    return json.loads("\n".join(lines))
-
-
 def _default_shortcuts() -> list[dict]:
     """Every keyboard shortcut the installed JupyterLab/Notebook 7 extensions define."""
     found = []
@@ -134,19 +128,32 @@ def _default_shortcuts() -> list[dict]:
     return found
 
 
-def test_binder_installs_jupyter_user_settings():
-    text = (BINDER / "postBuild").read_text()
-    assert "binder/jupyter-settings" in text and "user-settings" in text
-    files = sorted(SETTINGS.rglob("*.jupyterlab-settings"))
-    assert files, "binder/jupyter-settings holds no settings"
-    for path in files:
-        _read_settings(path)  # valid (comment-stripped) JSON
+def _overrides() -> dict:
+    return json.loads((COURSE_SETTINGS / "overrides.json").read_text())
 
 
-def test_binder_disabled_shortcuts_match_real_ones():
+def test_course_settings_are_installed_by_every_install():
+    """Binder, the README's two commands and requirements.txt all install course-settings/."""
+    assert "./course-settings" in (BINDER / "postBuild").read_text()
+    readme = (ROOT / "README.md").read_text()
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```bash\n(.*?)```", quick, flags=re.S)
+    assert len(commands) == 2 and all("./course-settings" in c for c in commands), commands
+    assert "./course-settings" in (ROOT / "requirements.txt").read_text().split()
+    project = tomllib.loads((COURSE_SETTINGS / "pyproject.toml").read_text())
+    data_files = project["tool"]["setuptools"]["data-files"]
+    assert data_files == {"share/jupyter/lab/settings": ["overrides.json"]}, data_files
+
+
+def test_course_settings_keep_widget_state_out_of_saves():
+    assert _overrides()["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": False}
+
+
+def test_disabled_shortcuts_match_real_ones():
     """A disabled shortcut only takes effect if command, keys and selector match exactly."""
-    path = SETTINGS / "@jupyterlab" / "shortcuts-extension" / "shortcuts.jupyterlab-settings"
-    disabled = [s for s in _read_settings(path)["shortcuts"] if s.get("disabled")]
+    shortcuts = _overrides()["@jupyterlab/shortcuts-extension:shortcuts"]["shortcuts"]
+    disabled = [s for s in shortcuts if s.get("disabled")]
+    assert {s["keys"][0] for s in disabled} == {"ArrowLeft", "ArrowRight"}
     defaults = _default_shortcuts()
     if not defaults:
         pytest.skip("no JupyterLab schemas installed to compare with")
@@ -333,8 +340,6 @@ def test_binder_environment_runs_every_lesson(tmp_path):
         JUPYTER_PLATFORM_DIRS="1",
         IPYTHONDIR=str(tmp_path / "ipython"),
         MPLCONFIGDIR=str(tmp_path / "mpl"),
-        # postBuild installs Jupyter user settings here (instead of ~/.jupyter/lab/...).
-        JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "lab-user-settings"),
     )
     py = str(bindir / "python")
 
@@ -365,8 +370,8 @@ def test_binder_environment_runs_every_lesson(tmp_path):
     )
     run(["bash", "binder/postBuild"], repo, 600)
     run([py, "-c", "import perclib, sys; assert sys.prefix != sys.base_prefix"], tmp_path, 60)
-    for src in SETTINGS.rglob("*.jupyterlab-settings"):
-        assert (tmp_path / "lab-user-settings" / src.relative_to(SETTINGS)).is_file(), src
+    installed = venv / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    assert json.loads(installed.read_text()) == _overrides(), "postBuild did not install the course settings"
 
     # 2. Execute every lesson in a kernel of that environment, from notebooks/.
     proc = run(

@@ -81,7 +81,8 @@ def test_cff_schema_check_can_fail() -> None:
 def test_requirements_txt_matches_pyproject() -> None:
     lines = requirement_lines(ROOT / "requirements.txt")
     assert "-e ." in lines, "requirements.txt must install perclib itself"
-    listed = by_name([line for line in lines if not line.startswith("-")])
+    assert "./course-settings" in lines, "requirements.txt must install the course's Jupyter settings"
+    listed = by_name([line for line in lines if not line.startswith(("-", "./"))])
     project = PYPROJECT["project"]
     expected = by_name(project["dependencies"] + project["optional-dependencies"]["course"])
     assert listed == expected, (
