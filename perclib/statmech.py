@@ -273,7 +273,7 @@ def _as_alphas(alphas: ArrayLike, N: int) -> NDArray[np.float64]:
     if a.ndim != 1 or a.size == 0:
         raise ValueError("alphas must be a non-empty 1-D list of numbers")
     if np.any(np.round(a * N) < 1):
-        raise ValueError(f"every alpha must give at least one pattern: alpha * N >= 1 (N = {N})")
+        raise ValueError(f"alphas: every alpha must give at least one pattern, alpha * N >= 1 (N = {N})")
     return a
 
 

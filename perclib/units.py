@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_labels, as_patterns, as_weights, reject_complex
+from perclib._validation import as_labels, as_patterns, as_real, as_weights, reject_complex
 
 
 def sign(z: ArrayLike, *, at_zero: int = -1) -> NDArray[np.int64]:
@@ -36,13 +36,25 @@ def sign(z: ArrayLike, *, at_zero: int = -1) -> NDArray[np.int64]:
     >>> sign([0.0], at_zero=1).tolist()
     [1]
     """
-    if at_zero not in (-1, 1):
-        raise ValueError(f"at_zero must be -1 or +1, got {at_zero!r}")
+    at_zero = _as_at_zero(at_zero)
+    if isinstance(z, str | bytes) or z is None:
+        raise TypeError(f"z must be a number or an array of real numbers, got {z!r}")
     reject_complex(z, "z", "an array of real numbers")
-    z = np.asarray(z, dtype=np.float64)
-    if np.any(np.isnan(z)):
-        raise ValueError("sign got NaN values")
+    try:
+        z = np.asarray(z, dtype=np.float64)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"z must be a number or an array of real numbers: {err}") from None
+    if not np.all(np.isfinite(z)):
+        # An infinite w.x - theta is an overflow upstream, never a trustworthy sign.
+        raise ValueError("z contains NaN or infinite values: their sign is not defined")
     return np.where(z > 0, 1, np.where(z < 0, -1, at_zero)).astype(np.int64)
+
+
+def _as_at_zero(at_zero: object) -> int:
+    is_int = isinstance(at_zero, int | np.integer) and not isinstance(at_zero, bool | np.bool_)
+    if not is_int or at_zero not in (-1, 1):
+        raise ValueError(f"at_zero must be the integer -1 or +1, got {at_zero!r}")
+    return int(at_zero)
 
 
 def threshold_unit(
@@ -68,9 +80,24 @@ def threshold_unit(
     """
     X = as_patterns(X)
     w = as_weights(w, X.shape[1])
-    if not np.isfinite(theta):
-        raise ValueError(f"theta must be finite, got {theta}")
-    return sign(X @ w - float(theta), at_zero=at_zero)
+    theta = as_real(theta, "theta")
+    at_zero = _as_at_zero(at_zero)
+    # Scale-free evaluation: with powers of two sx, sw bringing X and w near 1 (exact
+    # scalings), sign(w.x - theta) = sign(w'.x' - theta / (sx sw)); the products can
+    # then neither overflow (data near 1e200) nor vanish (near 1e-200).
+    ex, ew = _exponent(X), _exponent(w)
+    Xs, ws = np.ldexp(X, -ex), np.ldexp(w, -ew)
+    with np.errstate(over="ignore", under="ignore"):
+        t = np.ldexp(theta, -(ex + ew))
+    if np.isinf(t):  # the threshold dwarfs every |w.x| <= N * max|x| * max|w|
+        return np.full(X.shape[0], -1 if t > 0 else 1, dtype=np.int64)
+    return sign(Xs @ ws - t, at_zero=at_zero)
+
+
+def _exponent(A: NDArray[np.float64]) -> int:
+    """The power of two nearest to ``max |A|`` (0 for an all-zero array)."""
+    top = float(np.max(np.abs(A)))
+    return int(np.frexp(top)[1]) if top > 0 else 0
 
 
 def augment(X: ArrayLike) -> NDArray[np.float64]:
@@ -97,7 +124,7 @@ def augment_weights(w: ArrayLike, theta: float) -> NDArray[np.float64]:
     [1.0, 1.0, -1.5]
     """
     w = as_weights(w)
-    return np.append(w, -float(theta))
+    return np.append(w, -as_real(theta, "theta"))
 
 
 def split_augmented(w_hat: ArrayLike) -> tuple[NDArray[np.float64], float]:

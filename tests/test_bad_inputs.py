@@ -1,0 +1,382 @@
+"""Every bad input to a public perclib function gets a ValueError or TypeError naming the argument.
+
+A probe in the spirit of issue 23: for each public function of the modules below
+(geometry and margin_capacity have their own tests), one valid call is written
+down, then each argument in turn is replaced by wrong shapes, NaN/inf, complex and
+object arrays, strings, {0, 1} labels, zero and negative sizes, bools where a
+number is expected, and degenerate data. Each case must raise ValueError or
+TypeError, and the message must contain the argument's name as a word, so that a
+student knows which argument to fix. The cases are parametrized so that their
+number shows in the test report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import perclib
+
+X = [[1.0, 0.0], [0.0, 1.0], [-1.0, -0.5]]
+Y = [1, 1, -1]
+W = [1.0, 1.0]
+
+# Bad values by kind of argument (label, value).
+PATTERNS = [
+    ("1-D", [1.0, 2.0]),
+    ("3-D", np.ones((2, 2, 2))),
+    ("no rows", np.zeros((0, 2))),
+    ("no columns", np.zeros((3, 0))),
+    ("NaN", [[np.nan, 0.0], [0.0, 1.0], [1.0, 1.0]]),
+    ("inf", [[np.inf, 0.0], [0.0, 1.0], [1.0, 1.0]]),
+    ("complex", np.array(X) + 1j),
+    ("object strings", np.array([["a", "b"], ["c", "d"], ["e", "f"]], dtype=object)),
+    ("string", "abc"),
+    ("ragged", [[1.0, 2.0], [1.0]]),
+    ("None", None),
+    ("scalar", 3.0),
+]
+LABELS = [
+    ("{0,1}", [1, 1, 0]),
+    ("NaN", [1, np.nan, -1]),
+    ("inf", [1, np.inf, -1]),
+    ("2-D", [[1, 1, -1]]),
+    ("wrong length", [1, -1]),
+    ("value 2", [1, 2, -1]),
+    ("complex", [1j, 1, -1]),
+    ("string", "ab"),
+    ("object", np.array(["a", "b", "c"], dtype=object)),
+    ("empty", []),
+]
+VECTOR = [
+    ("2-D", [[1.0, 1.0]]),
+    ("NaN", [np.nan, 1.0]),
+    ("inf", [np.inf, 1.0]),
+    ("wrong length", [1.0, 1.0, 1.0]),
+    ("complex", [1j, 1.0]),
+    ("string", "ab"),
+    ("object", np.array(["a", "b"], dtype=object)),
+    ("empty", []),
+]
+COUNT = [("zero", 0), ("negative", -1), ("bool", True), ("float", 2.5), ("string", "3"), ("None", None)]
+LIMIT = [("zero", 0), ("negative", -5), ("bool", True), ("float", 1e3), ("string", "100")]
+REAL = [("NaN", float("nan")), ("inf", float("inf")), ("string", "1"), ("bool", True), ("complex", 1j)]
+POSITIVE = [*REAL, ("zero", 0.0), ("negative", -1.0)]
+NONNEGATIVE = [*REAL, ("negative", -1.0)]
+FLAG = [("int", 1), ("string", "yes"), ("None", None)]
+RNG = [("string", "seed"), ("float", 1.5), ("bool", True)]
+ALPHA = [
+    ("NaN", float("nan")),
+    ("negative", -1.0),
+    ("string", "1"),
+    ("bool", True),
+    ("complex", 1j),
+    ("array with inf", [1.0, np.inf]),
+    ("object", np.array(["a"], dtype=object)),
+]
+
+
+def choice(*good: str) -> list[tuple[str, Any]]:
+    return [("unknown", "bogus"), ("int", 3), ("None", None)]
+
+
+def run_perceptron() -> perclib.PerceptronResult:
+    return perclib.perceptron(X, Y)
+
+
+# function name -> (valid keyword arguments, {argument: bad values})
+CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[str, Any]]]]] = {
+    "boolean_cube": (perclib.boolean_cube, {"n": 2}, {"n": COUNT + [("huge", 40)]}),
+    "boolean_function": (
+        perclib.boolean_function,
+        {"n": 2, "table": 6},
+        {
+            "n": COUNT + [("huge", 30)],
+            "table": [
+                ("too large", 16), ("negative", -1), ("bool", True), ("float", 2.5),
+                ("string", "0110"), ("wrong length", [0, 1]), ("values", [0, 1, 2, 1]),
+                ("NaN", [0, 1, np.nan, 1]), ("complex", [0, 1j, 1, 1]), ("2-D", [[0, 1, 1, 0]]),
+                ("object", np.array(["a", "b", "c", "d"], dtype=object)), ("None", None),
+            ],
+        },
+    ),
+    "gaussian_patterns": (
+        perclib.gaussian_patterns, {"P": 3, "N": 2}, {"P": COUNT, "N": COUNT, "rng": RNG}
+    ),
+    "random_labels": (perclib.random_labels, {"P": 3}, {"P": COUNT, "rng": RNG}),
+    "teacher_data": (
+        perclib.teacher_data,
+        {"P": 3, "N": 2, "margin": 0.1},
+        {
+            "P": COUNT, "N": COUNT, "margin": NONNEGATIVE, "rng": RNG,
+            "teacher": VECTOR + [("zero", [0.0, 0.0])],
+        },
+    ),
+    "augment": (perclib.augment, {"X": X}, {"X": PATTERNS}),
+    "augment_weights": (
+        perclib.augment_weights, {"w": W, "theta": 0.5},
+        {"w": [v for v in VECTOR if v[0] != "wrong length"], "theta": REAL},
+    ),
+    "reflect": (perclib.reflect, {"X": X, "y": Y}, {"X": PATTERNS, "y": LABELS}),
+    "sign": (
+        perclib.sign,
+        {"z": [1.0, -2.0]},
+        {
+            "z": [("NaN", [np.nan]), ("inf", [1.0, -np.inf]), ("string", "ab"), ("complex", [1j]),
+                  ("object", np.array(["a"], dtype=object)), ("None", None)],
+            "at_zero": [("zero", 0), ("two", 2), ("bool", True), ("string", "x"), ("float", 1.0)],
+        },
+    ),
+    "split_augmented": (
+        perclib.split_augmented, {"w_hat": [1.0, 2.0, 3.0]},
+        {"w_hat": [v for v in VECTOR if v[0] != "wrong length"] + [("length 1", [1.0])]},
+    ),
+    "threshold_unit": (
+        perclib.threshold_unit,
+        {"X": X, "w": W, "theta": 0.5},
+        {"X": PATTERNS, "w": VECTOR, "theta": REAL, "at_zero": [("zero", 0), ("bool", True)]},
+    ),
+    "to_01": (perclib.to_01, {"s": [1, -1]}, {"s": [v for v in LABELS if v[0] != "wrong length"]}),
+    "to_pm1": (
+        perclib.to_pm1,
+        {"r": [0, 1]},
+        {
+            "r": [("{-1,1}", [-1, 1]), ("value 2", [2, 1]), ("NaN", [np.nan, 1]), ("string", "01"),
+                  ("complex", [1j, 0]), ("2-D", [[0, 1]]), ("empty", []), ("None", None),
+                  ("object", np.array(["a"], dtype=object))],
+        },
+    ),
+    "perceptron": (
+        perclib.perceptron,
+        {"X": X, "y": Y, "order": "random", "rng": 0},
+        {
+            "X": PATTERNS, "y": LABELS, "eta": POSITIVE, "w0": VECTOR, "max_epochs": COUNT,
+            "order": choice("cyclic", "random"), "rng": RNG,
+        },
+    ),
+    "margin_perceptron": (
+        perclib.margin_perceptron,
+        {"X": X, "y": Y, "beta": 0.5},
+        {
+            "X": PATTERNS, "y": LABELS, "beta": NONNEGATIVE, "eta": POSITIVE, "w0": VECTOR,
+            "max_epochs": COUNT, "order": choice("cyclic", "random"),
+        },
+    ),
+    "minover": (
+        perclib.minover,
+        {"X": X, "y": Y},
+        {"X": PATTERNS, "y": LABELS, "max_steps": COUNT, "tol": POSITIVE + [("one", 1.0)]},
+    ),
+    "adatron": (
+        perclib.adatron,
+        {"X": X, "y": Y},
+        {
+            "X": PATTERNS, "y": LABELS, "max_epochs": COUNT, "eta": POSITIVE + [("two", 2.0)],
+            "tol": POSITIVE + [("one", 1.0)],
+        },
+    ),
+    "averaged_perceptron": (
+        perclib.averaged_perceptron,
+        {"X": X, "y": Y, "order": "random", "rng": 1},
+        {"X": PATTERNS, "y": LABELS, "epochs": COUNT, "order": choice("cyclic", "random"), "rng": RNG},
+    ),
+    "pocket": (
+        perclib.pocket,
+        {"X": X, "y": Y, "rng": 0},
+        {"X": PATTERNS, "y": LABELS, "ratchet": FLAG, "max_epochs": COUNT, "rng": RNG},
+    ),
+    "kernel_perceptron": (
+        perclib.kernel_perceptron,
+        {"X": X, "y": Y, "kernel": "poly"},
+        {
+            "X": PATTERNS, "y": LABELS, "kernel": choice("linear", "poly", "rbf"), "degree": COUNT,
+            "coef0": REAL, "gamma": POSITIVE, "max_epochs": COUNT,
+        },
+    ),
+    "gram_matrix": (
+        perclib.gram_matrix,
+        {"A": X, "B": X, "kernel": "poly"},
+        {
+            "A": PATTERNS,
+            "B": [p for p in PATTERNS if p[0] != "None"] + [("wrong width", [[1.0, 2.0, 3.0]])],
+            "kernel": choice("linear", "poly", "rbf"), "degree": COUNT, "coef0": REAL,
+            "gamma": POSITIVE,
+        },
+    ),
+    "polynomial_features": (
+        perclib.polynomial_features,
+        {"X": X},
+        {"X": PATTERNS, "degree": COUNT, "coef0": NONNEGATIVE, "gamma": POSITIVE},
+    ),
+    "radius": (perclib.radius, {"X": X}, {"X": PATTERNS, "threshold": FLAG}),
+    "separator_margin": (
+        perclib.separator_margin,
+        {"u": W, "X": X, "y": Y},
+        {"u": VECTOR + [("zero", [0.0, 0.0])], "X": PATTERNS, "y": LABELS, "threshold": FLAG},
+    ),
+    "mistake_bound": (
+        perclib.mistake_bound,
+        {"u": W, "X": X, "y": Y, "w0": [0.5, 0.5]},
+        {
+            "u": VECTOR + [("zero", [0.0, 0.0]), ("not separating", [-1.0, -1.0])],
+            "X": PATTERNS, "y": LABELS, "threshold": FLAG, "w0": VECTOR, "eta": POSITIVE,
+            "sharp": FLAG,
+        },
+    ),
+    "novikoff_trace": (
+        perclib.novikoff_trace,
+        {"result": "RUN", "u": W},
+        {
+            "result": [("string", "run"), ("None", None), ("array", np.ones(3))],
+            "u": VECTOR + [("zero", [0.0, 0.0]), ("not separating", [-1.0, -1.0])],
+        },
+    ),
+    "cover_count": (perclib.cover_count, {"P": 4, "N": 2}, {"P": COUNT, "N": COUNT, "max_work": LIMIT}),
+    "capacity_fraction": (
+        perclib.capacity_fraction, {"P": 4, "N": 2}, {"P": COUNT, "N": COUNT, "max_work": LIMIT}
+    ),
+    "cover_count_symbolic": (
+        perclib.cover_count_symbolic,
+        {"P": 4, "N": 2},
+        {
+            "P": [v for v in COUNT if v[0] != "None"], "N": [v for v in COUNT if v[0] != "None"],
+            "evaluate": [("int", 1), ("string", "yes")], "max_work": LIMIT,
+        },
+    ),
+    "count_dichotomies": (
+        perclib.count_dichotomies, {"X": X},
+        {"X": PATTERNS, "threshold": FLAG, "max_count": LIMIT},
+    ),
+    "separable_dichotomies": (
+        perclib.separable_dichotomies, {"X": X},
+        {"X": PATTERNS, "threshold": FLAG, "max_count": LIMIT},
+    ),
+    "arrangement_dichotomies": (
+        perclib.arrangement_dichotomies, {"X": X},
+        {"X": PATTERNS, "threshold": FLAG, "max_count": LIMIT},
+    ),
+    "cover_counts": (
+        perclib.cover_counts, {"N": 2, "P_max": 5}, {"N": COUNT, "P_max": COUNT, "max_work": LIMIT}
+    ),
+    "capacity_curve": (
+        perclib.capacity_curve, {"N": 2, "P_max": 5}, {"N": COUNT, "P_max": COUNT, "max_work": LIMIT}
+    ),
+    "dependent_subsets": (
+        perclib.dependent_subsets,
+        {"X": X, "size": 2},
+        {
+            "X": PATTERNS, "size": COUNT + [("more than P", 4)], "threshold": FLAG,
+            "tol": [*NONNEGATIVE, ("one", 1.0)], "max_work": LIMIT,
+        },
+    ),
+    "extension_split": (
+        perclib.extension_split,
+        {"X": X, "x_new": [0.5, -2.0]},
+        {"X": PATTERNS, "x_new": VECTOR, "threshold": FLAG, "max_count": LIMIT},
+    ),
+    "nonseparable_restrictions": (
+        perclib.nonseparable_restrictions,
+        {"X": X, "y": Y, "subsets": [(0, 1), (1, 2)]},
+        {
+            "X": PATTERNS, "y": LABELS, "threshold": FLAG,
+            "subsets": [("string", "01"), ("int", 3), ("out of range", [(0, 7)]), ("negative", [(-1, 0)]),
+                        ("float index", [(0.5, 1)]), ("empty subset", [()]), ("None", None)],
+        },
+    ),
+    "project_out": (
+        perclib.project_out, {"X": X, "v": W}, {"X": PATTERNS, "v": VECTOR + [("zero", [0.0, 0.0])]}
+    ),
+    "separable_fraction_mc": (
+        perclib.separable_fraction_mc,
+        {"P": 3, "N": 2, "n_trials": 2, "rng": 0},
+        {
+            "P": COUNT, "N": COUNT, "n_trials": COUNT, "threshold": FLAG, "rng": RNG,
+            "max_work": LIMIT,
+        },
+    ),
+    "gardner_capacity": (perclib.gardner_capacity, {"kappa": 0.5}, {"kappa": ALPHA}),
+    "hebb_generalization": (perclib.hebb_generalization, {"alpha": 1.0}, {"alpha": ALPHA}),
+    "gibbs_generalization": (perclib.gibbs_generalization, {"alpha": 1.0}, {"alpha": ALPHA}),
+    "max_margin_generalization": (
+        perclib.max_margin_generalization, {"alpha": 1.0}, {"alpha": [*ALPHA, ("beyond domain", 1e9)]}
+    ),
+    "overlap": (
+        perclib.overlap, {"w": W, "teacher": [1.0, 0.0]},
+        {"w": VECTOR + [("zero", [0.0, 0.0])], "teacher": VECTOR[:3] + VECTOR[4:] + [("zero", [0.0, 0.0])]},
+    ),
+    "generalization_error": (
+        perclib.generalization_error, {"w": W, "teacher": [1.0, 0.0]},
+        {"w": VECTOR + [("zero", [0.0, 0.0])], "teacher": VECTOR[:3] + VECTOR[4:] + [("zero", [0.0, 0.0])]},
+    ),
+    "learning_curve": (
+        perclib.learning_curve,
+        {"alphas": [0.5, 1.0], "N": 4, "n_runs": 1, "rng": 0},
+        {
+            "alphas": [*ALPHA[:1], *ALPHA[2:], ("empty", []), ("too small", [0.01]), ("2-D", [[1.0]])],
+            "N": COUNT, "rule": choice(*perclib.statmech.RULES), "n_runs": COUNT, "rng": RNG,
+        },
+    ),
+    "capacity_sample": (
+        perclib.capacity_sample,
+        {"alphas": [0.5, 1.0], "N": 4, "n_samples": 1, "rng": 0},
+        {
+            "alphas": [*ALPHA[:1], *ALPHA[2:], ("empty", []), ("too small", [0.01]), ("2-D", [[1.0]])],
+            "N": COUNT, "n_samples": COUNT, "rng": RNG,
+        },
+    ),
+}
+
+
+def _params() -> list[Any]:
+    out = []
+    for fname, (_, _, bad) in CASES.items():
+        for arg, values in bad.items():
+            for label, value in values:
+                out.append(pytest.param(fname, arg, value, id=f"{fname}-{arg}-{label}"))
+    return out
+
+
+PARAMS = _params()
+
+
+def _call(fname: str, kwargs: dict[str, Any]) -> Any:
+    fn = CASES[fname][0]
+    if isinstance(kwargs.get("result"), str) and kwargs["result"] == "RUN":
+        kwargs = {**kwargs, "result": run_perceptron()}
+    return fn(**kwargs)
+
+
+@pytest.mark.parametrize("fname", list(CASES))
+def test_the_valid_call_works(fname: str) -> None:
+    """Each probe starts from a call that works, so a failure below is the bad argument's."""
+    _call(fname, dict(CASES[fname][1]))
+
+
+@pytest.mark.parametrize(("fname", "arg", "value"), PARAMS)
+def test_bad_input_is_named(fname: str, arg: str, value: Any) -> None:
+    kwargs = {**CASES[fname][1], arg: value}
+    with pytest.raises((ValueError, TypeError)) as err:
+        _call(fname, kwargs)
+    assert type(err.value) in (ValueError, TypeError), f"{type(err.value).__name__}: {err.value}"
+    assert re.search(rf"(?<![\w.]){re.escape(arg)}(?!\w)", str(err.value)), (
+        f"the message does not name {arg!r}: {err.value}"
+    )
+
+
+def test_every_public_name_of_these_modules_is_probed() -> None:
+    """A new public function of a probed module must get its own bad-input cases."""
+    skip = {"geometry", "margin_capacity"}  # another helper's modules, with their own tests
+    functions = {
+        name for name in perclib.__all__
+        if callable(getattr(perclib, name)) and not isinstance(getattr(perclib, name), type)
+        and getattr(perclib, name).__module__.split(".")[1] not in skip
+    }
+    assert functions - {"xor"} == set(CASES), sorted(functions ^ set(CASES))
+
+
+def test_case_count_is_visible() -> None:
+    assert len(PARAMS) > 500
