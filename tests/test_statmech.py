@@ -218,3 +218,55 @@ def test_max_margin_certificate_on_a_lesson_sized_problem(threshold):
     if threshold:
         assert abs(res.alpha @ y) <= 1e-9 * res.alpha.sum()
     assert res.alpha.sum() - 0.5 * v @ v == pytest.approx(0.5 * w_c @ w_c, rel=1e-9)
+
+
+def _reference_max_margin_error(alpha: float, start: tuple[float, float]) -> float:
+    """eps of the maximally stable student from its two saddle-point equations, by quad.
+
+    Independent of the library's quadrature and optimiser: with ``a = cot(theta)``,
+    ``sin^2 theta = alpha int_{t<kappa} Dt 2 Phi(a t) (kappa - t)^2`` (the coefficient
+    vanishes) and its derivative in theta vanishes (it is maximal there), solved
+    together by fsolve; the integrals by adaptive quad, told where the step of
+    ``Phi(a t)`` is.
+    """
+    from scipy.integrate import quad
+    from scipy.optimize import fsolve
+    from scipy.stats import norm
+
+    def integrals(theta: float, kappa: float) -> tuple[float, float]:
+        a = 1 / np.tan(theta)
+        points = [p for p in (-12 / a, -1 / a, 0.0, 1 / a, 12 / a) if -12 < p < kappa]
+        opts = {"points": points, "limit": 500, "epsabs": 0.0, "epsrel": 1e-13}
+        def integral(f):
+            return quad(lambda t: 2 * norm.pdf(t) * f(t) * (kappa - t) ** 2, -12, kappa, **opts)[0]
+
+        value = integral(lambda t: norm.cdf(a * t))
+        slope = integral(lambda t: norm.pdf(a * t) * t)
+        return value, slope / np.sin(theta) ** 2  # d/dtheta of Phi(t cot theta) = -phi t / sin^2
+
+    def equations(v: np.ndarray) -> list[float]:
+        theta, kappa = np.exp(v)
+        value, slope = integrals(theta, kappa)
+        scale = np.sin(theta) ** 2  # both equations relative to their size
+        return [(np.sin(theta) ** 2 - alpha * value) / scale,
+                (2 * np.sin(theta) * np.cos(theta) + alpha * slope) * np.tan(theta) / scale]
+
+    solution = fsolve(equations, np.log(start), xtol=1e-13)
+    return float(np.exp(solution[0]) / np.pi)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 3.0, 100.0, 1000.0, 1e4])
+def test_max_margin_generalization_matches_an_independent_solution(alpha):
+    """Issue 23: 1e-6 relative up to alpha = 1e4 (the old fixed grid drifted 127 % there)."""
+    from perclib.statmech import _max_stability
+
+    eps = max_margin_generalization(alpha)
+    kappa, theta = _max_stability(alpha)
+    reference = _reference_max_margin_error(alpha, (1.02 * theta, 1.02 * kappa))
+    assert eps == pytest.approx(reference, rel=1e-6)
+
+
+def test_max_margin_generalization_refuses_alpha_beyond_its_domain():
+    assert 1e5 * max_margin_generalization(1e5) == pytest.approx(0.5005, abs=1e-3)
+    with pytest.raises(ValueError, match=r"alpha must be <= 100000 .*got 1e\+06.*0\.50 / alpha"):
+        max_margin_generalization([1.0, 1e6])
