@@ -82,3 +82,20 @@ def test_non_real_gamma_is_refused(bad: object) -> None:
 def test_huge_enumerations_are_refused_up_front() -> None:
     with pytest.raises(ValueError, match="max_count"):
         margin_dichotomy_count(gaussian_patterns(200, 10, rng=0), 0.1)
+
+
+def test_margins_below_float64_resolution_count_as_zero() -> None:
+    # Every labelling of these two points is separable, but the small one pins each
+    # maximum margin to ~1e-13 of the data radius: below float64 resolution, so
+    # max_margin refuses (MarginResolutionError) and the helpers use margin 0.
+    from perclib.geometry import MarginResolutionError, max_margin
+
+    X = np.array([[1.0, 0.0], [0.0, 1e-13]])
+    with pytest.raises(MarginResolutionError, match="float64"):
+        max_margin(X, [1, 1])
+    labels, gammas = dichotomy_margins(X)
+    assert len(labels) == 4
+    assert gammas.tolist() == [0.0, 0.0, 0.0, 0.0]
+    assert margin_dichotomy_count(X, 0.0) == 4  # separable: counted at gamma = 0
+    assert margin_dichotomy_count(X, 1e-6) == 0
+    assert shattering_margin(X) == 0.0
