@@ -219,18 +219,91 @@ def _run_epochs(
     :func:`_one_epoch`) lets the dual form reuse the loop; a list passed as ``orders``
     receives each epoch's presentation order (None for cyclic), for trainers that need
     to know *when* an update happened. ``first_block``: see :func:`_one_epoch`.
+
+    Scale: patterns far from 1 in size (beyond 2**+-64, e.g. 1e200 or 1e-200) are
+    scaled by a power of two first, which is exact: the run makes the same updates
+    and the weights come back scaled, instead of margins that overflow to inf/NaN.
+    A margin that still is not finite stops the run with a ValueError.
     """
+    shift = 0
+    if steps is None:
+        shift = _exponent(X)
+        if abs(shift) <= 64:
+            shift = 0
+        else:  # exact scaling: w.x scales by 4**shift, beta with it
+            X = np.ldexp(X, -shift)
+            w_start = np.ldexp(w_start, -shift)
+            beta = float(np.ldexp(beta, -2 * shift))
     w = w_start.copy()
     per_epoch: list[NDArray[np.int64]] = []
-    for _ in range(max_epochs):
+    screen = None
+    converged = False
+    for epoch in range(max_epochs):
         perm = gen.permutation(X.shape[0]) if gen is not None else None
         if orders is not None:
             orders.append(perm)
-        w, done = _one_epoch(X, y, w, eta, perm, beta, steps, first_block)
+        if screen is None and steps is None and epoch == _SCREEN_AFTER and X.shape[0] >= _SCREEN_MIN_ROWS:
+            screen = _Screen(X, y)  # the run is long: a half-size copy pays for itself
+        w, done = _one_epoch(X, y, w, eta, perm, beta, steps, first_block, screen)
         per_epoch.append(done)
         if done.size == 0:
-            return w, per_epoch, True
-    return w, per_epoch, False
+            converged = True
+            break
+    return (np.ldexp(w, shift) if shift else w), per_epoch, converged
+
+
+#: Epochs after which the float32 screen of the margins is built (see _Screen).
+_SCREEN_AFTER = 2
+_SCREEN_MIN_ROWS = 4096
+_SCREEN_FIRST_BLOCK = 128  # screening a row is cheap: search further after a mistake
+
+
+class _Screen:
+    """A float32 copy of the patterns that proves most margins positive at half the memory traffic.
+
+    A perceptron epoch is bound by reading X from memory. The float32 margins
+    ``m32 = y (x32 . w32)`` (with ``w`` scaled by a power of two near 1) differ from
+    the exact ones by at most ``(2 N + 8) 2**-24 ||x|| ||w||`` plus a tiny absolute
+    term (rounding of x, w and a sum of N products, with room to spare). A row whose
+    ``m32`` exceeds ``beta`` by more than that is certainly correct in float64 too;
+    only the others are recomputed in float64, exactly as before, so the run makes
+    the same updates bit for bit.
+    """
+
+    def __init__(self, X: NDArray[np.float64], y: NDArray[np.float64]) -> None:
+        N = X.shape[1]
+        self.X32 = X.astype(np.float32)
+        self.y32 = y.astype(np.float32)
+        self.slack = (2 * N + 8) * 2.0**-24 * _row_norms(X)
+        self.floor = N * 2.0**-80  # float32 underflow of tiny entries, absolutely
+        self.slack = self.slack.astype(np.float32)  # rounded up below, so still a bound
+        self.slack *= np.float32(1.0 + 2.0**-20)
+
+    def prepare(self, w: NDArray[np.float64], beta: float) -> tuple[NDArray[np.float32], float, float]:
+        """Per weight vector (recomputed after each update only): w32, ||w'||, the scaled beta."""
+        e = _exponent(w)
+        ws = np.ldexp(w, -e)
+        return ws.astype(np.float32), float(np.sqrt(ws @ ws)), float(np.ldexp(beta, -e)) + self.floor
+
+    def suspects(
+        self, pos: int, stop: int, state: tuple[NDArray[np.float32], float, float],
+        perm: NDArray[np.int64] | None,
+    ) -> NDArray[np.int64]:
+        """Positions in ``pos:stop`` (presentation order) whose margin may be <= beta."""
+        w32, size, base = state
+        rows = slice(pos, stop) if perm is None else perm[pos:stop]
+        m32 = self.y32[rows] * (self.X32[rows] @ w32)
+        return np.flatnonzero(~(m32 > self.slack[rows] * size + base))  # NaN counts as suspect
+
+
+def _exponent(A: NDArray[np.float64]) -> int:
+    """Exponent of the power of two just above ``max |A|`` (0 for zeros)."""
+    top = float(np.max(np.abs(A))) if A.size else 0.0
+    return int(np.frexp(top)[1]) if top > 0 and np.isfinite(top) else 0
+
+
+def _row_norms(X: NDArray[np.float64]) -> NDArray[np.float64]:
+    return np.sqrt(np.einsum("ij,ij->i", X, X))
 
 
 def _one_epoch(
@@ -242,6 +315,7 @@ def _one_epoch(
     beta: float = 0.0,
     steps: _Rows | None = None,
     first_block: int = _FIRST_BLOCK,
+    screen: _Screen | None = None,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """One pass in the given order; returns the new weights and the updated indices.
 
@@ -250,23 +324,47 @@ def _one_epoch(
     matrix as ``X`` and unit vectors as ``steps``, so ``w`` holds the coefficients.
     ``first_block`` rows are searched right after a mistake (the rows computed past the
     next mistake are wasted, which matters when rows are long, as Gram-matrix rows are).
+    With a ``screen`` only the rows it cannot prove correct are computed in float64.
     """
     S = X if steps is None else steps
     P = X.shape[0]
-    Xo = X if perm is None else X[perm]
-    yo = y if perm is None else y[perm]
+    Xo = X if perm is None or screen is not None else X[perm]
+    yo = y if perm is None or screen is not None else y[perm]
     done: list[int] = []
+    if screen is not None:
+        first_block = max(first_block, _SCREEN_FIRST_BLOCK)
+        state = screen.prepare(w, beta)
     pos, block = 0, first_block
     while pos < P:
         stop = min(pos + block, P)
-        wrong = np.flatnonzero(yo[pos:stop] * (Xo[pos:stop] @ w) <= beta)
-        if wrong.size == 0:
+        if screen is None:
+            m = yo[pos:stop] * (Xo[pos:stop] @ w)
+            wrong = np.flatnonzero(~(m > beta))  # NaN is caught, not taken as correct
+            k = int(wrong[0]) if wrong.size else -1
+            value = m[k] if wrong.size else 0.0
+        else:
+            suspects = screen.suspects(pos, stop, state, perm)
+            k = -1
+            if suspects.size:
+                at = pos + suspects if perm is None else perm[pos + suspects]
+                m = y[at] * (X[at] @ w)
+                wrong = np.flatnonzero(~(m > beta))
+                if wrong.size:
+                    k, value = int(suspects[wrong[0]]), m[wrong[0]]
+        if k < 0:
             pos = stop
             block = min(2 * block, _MAX_BLOCK)
             continue
-        j = pos + int(wrong[0])
+        if not np.isfinite(value):
+            raise ValueError(
+                "the margins y (w.x) overflowed to inf/NaN: the weights grew too large for "
+                "float64; use a smaller eta or w0 (or patterns of moderate size)"
+            )
+        j = pos + k
         i = j if perm is None else int(perm[j])
         w = w + (eta * y[i]) * S[i]
+        if screen is not None:
+            state = screen.prepare(w, beta)
         done.append(i)
         pos = j + 1
         block = first_block  # right after a mistake, the next one is often close
