@@ -15,6 +15,7 @@ pattern-by-pattern loop.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
@@ -227,7 +228,11 @@ def _run_epochs(
     """
     shift = 0
     if steps is None:
-        shift = _exponent(X)
+        # One dot product (no temporary) settles the usual case: moderate sizes.
+        flat = X.ravel()
+        with np.errstate(over="ignore", under="ignore"):
+            sq = float(flat @ flat)
+        shift = 0 if 2.0**-128 < sq < 2.0**128 else _exponent(X)
         if abs(shift) <= 64:
             shift = 0
         else:  # exact scaling: w.x scales by 4**shift, beta with it
@@ -253,7 +258,7 @@ def _run_epochs(
 
 
 #: Epochs after which the float32 screen of the margins is built (see _Screen).
-_SCREEN_AFTER = 2
+_SCREEN_AFTER = 3
 _SCREEN_MIN_ROWS = 4096
 _SCREEN_FIRST_BLOCK = 128  # screening a row is cheap: search further after a mistake
 
@@ -281,6 +286,9 @@ class _Screen:
 
     def prepare(self, w: NDArray[np.float64], beta: float) -> tuple[NDArray[np.float32], float, float]:
         """Per weight vector (recomputed after each update only): w32, ||w'||, the scaled beta."""
+        sq = float(w.dot(w))
+        if 2.0**-200 < sq < 2.0**200:  # float32 holds w as it is (the usual case: fewer calls)
+            return w.astype(np.float32), math.sqrt(sq), beta + self.floor
         e = _exponent(w)
         ws = np.ldexp(w, -e)
         return ws.astype(np.float32), float(np.sqrt(ws @ ws)), float(np.ldexp(beta, -e)) + self.floor
@@ -338,10 +346,12 @@ def _one_epoch(
     while pos < P:
         stop = min(pos + block, P)
         if screen is None:
-            m = yo[pos:stop] * (Xo[pos:stop] @ w)
-            wrong = np.flatnonzero(~(m > beta))  # NaN is caught, not taken as correct
-            k = int(wrong[0]) if wrong.size else -1
-            value = m[k] if wrong.size else 0.0
+            m = yo[pos:stop] * Xo[pos:stop].dot(w)
+            bad = ~(m > beta)  # NaN is caught, not taken as correct
+            k = int(bad.argmax())  # the first True (argmax stops there)
+            if not bad[k]:
+                k = -1
+            value = float(m[k])
         else:
             suspects = screen.suspects(pos, stop, state, perm)
             k = -1
@@ -350,19 +360,19 @@ def _one_epoch(
                 m = y[at] * (X[at] @ w)
                 wrong = np.flatnonzero(~(m > beta))
                 if wrong.size:
-                    k, value = int(suspects[wrong[0]]), m[wrong[0]]
+                    k, value = int(suspects[wrong[0]]), float(m[wrong[0]])
         if k < 0:
             pos = stop
             block = min(2 * block, _MAX_BLOCK)
             continue
-        if not np.isfinite(value):
+        if not math.isfinite(value):
             raise ValueError(
                 "the margins y (w.x) overflowed to inf/NaN: the weights grew too large for "
                 "float64; use a smaller eta or w0 (or patterns of moderate size)"
             )
         j = pos + k
         i = j if perm is None else int(perm[j])
-        w = w + (eta * y[i]) * S[i]
+        w = w + (eta * float(y[i])) * S[i]
         if screen is not None:
             state = screen.prepare(w, beta)
         done.append(i)
