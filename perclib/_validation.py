@@ -177,6 +177,34 @@ def row_norms(A: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.ldexp(np.sqrt(np.sum(np.ldexp(A, -e[..., None]) ** 2, axis=-1)), e)
 
 
+def exponent(A: NDArray[np.float64]) -> int:
+    """Exponent ``e`` with ``max |A| < 2**e <= 2 max |A|`` (0 for an all-zero array).
+
+    Examples
+    --------
+    >>> exponent(np.array([3.0, -1e-3]))
+    2
+    """
+    top = float(np.max(np.abs(A))) if np.size(A) else 0.0
+    return int(np.frexp(top)[1]) if top > 0 and np.isfinite(top) else 0
+
+
+def unit_scaled(A: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``A`` divided by the power of two :func:`exponent` gives: largest entry in [1/2, 1).
+
+    Scaling by a power of two is exact, so directions, signs and ratios are unchanged,
+    while dot products of such arrays can neither overflow nor underflow.
+
+    Examples
+    --------
+    >>> unit_scaled(np.array([3.0, -1.0])).tolist()
+    [0.75, -0.25]
+    >>> unit_scaled(np.array([3.0, -1.0]) * 2.0**700).tolist()
+    [0.75, -0.25]
+    """
+    return np.ldexp(A, -exponent(A))
+
+
 def norm(v: NDArray[np.float64]) -> float:
     """Euclidean norm of a vector, safe at any scale (see :func:`row_norms`).
 

@@ -21,7 +21,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_flag, as_limit, as_patterns, refuse_work
+from perclib._validation import (
+    as_count,
+    as_flag,
+    as_limit,
+    as_patterns,
+    exponent,
+    refuse_work,
+    row_norms,
+)
 
 if TYPE_CHECKING:  # sympy is imported by cover_count_symbolic, when first needed
     import sympy
@@ -201,8 +209,17 @@ def cover_count_symbolic(
 
 
 def _homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]:
-    """Patterns as seen by a hyperplane through the origin (augmented if threshold)."""
-    return np.hstack([X, np.ones((X.shape[0], 1))]) if threshold else X
+    """Patterns as seen by a hyperplane through the origin (augmented if threshold).
+
+    The constant coordinate is 1, or, for patterns far from 1 in size (beyond
+    2**+-64), a power of two of their size: scaling one coordinate changes no
+    separable labelling nor any affine dependence, while a constant 1 next to entries
+    of 1e200 would be lost in rounding (and would dominate entries of 1e-200).
+    """
+    if not threshold:
+        return X
+    e = exponent(X)
+    return np.hstack([X, np.full((X.shape[0], 1), 1.0 if abs(e) <= 64 else np.ldexp(1.0, e))])
 
 
 def _unit_rows(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64] | None:
@@ -212,7 +229,7 @@ def _unit_rows(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64] |
     a pattern at the origin lies on every hyperplane through the origin.
     """
     Z = _homogeneous(X, threshold)
-    norms = np.linalg.norm(Z, axis=1)
+    norms = row_norms(Z)
     if np.any(norms == 0):
         return None
     return Z / norms[:, None]

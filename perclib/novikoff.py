@@ -22,12 +22,21 @@ inequalities allow. With a threshold, apply all of this to the augmented pattern
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_labels, as_patterns, as_positive_float, as_weights
+from perclib._validation import (
+    as_labels,
+    as_patterns,
+    as_positive_float,
+    as_weights,
+    norm,
+    row_norms,
+    unit_scaled,
+)
 from perclib.train import PerceptronResult
 from perclib.units import augment
 
@@ -39,11 +48,11 @@ def _homogeneous(X: ArrayLike, threshold: bool) -> NDArray[np.float64]:
 
 
 def _unit(u: ArrayLike, dim: int) -> NDArray[np.float64]:
-    u = as_weights(u, dim, name="u")
-    norm = float(np.linalg.norm(u))
-    if norm == 0.0:
+    u = unit_scaled(as_weights(u, dim, name="u"))  # exact rescaling: any size of u works
+    length = float(np.linalg.norm(u))
+    if length == 0.0:
         raise ValueError("u must be a non-zero vector (its direction is the separator)")
-    return u / norm
+    return u / length
 
 
 def radius(X: ArrayLike, *, threshold: bool = False) -> float:
@@ -65,8 +74,10 @@ def radius(X: ArrayLike, *, threshold: bool = False) -> float:
     >>> round(radius([[3.0, 4.0]], threshold=True) ** 2, 12)
     26.0
     """
-    Z = _homogeneous(X, threshold)
-    return float(np.sqrt(np.max(np.einsum("ij,ij->i", Z, Z))))
+    if not isinstance(threshold, bool | np.bool_):
+        raise TypeError(f"threshold must be True or False, got {threshold!r}")
+    top = float(np.max(row_norms(as_patterns(X))))  # no overflow for patterns of 1e200
+    return math.hypot(1.0, top) if threshold else top
 
 
 def separator_margin(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> float:
@@ -165,7 +176,7 @@ def mistake_bound(
         return B
     dim = _homogeneous(X, threshold).shape[1]
     w0 = as_weights(w0, dim, name="w0")
-    a = float(np.linalg.norm(w0)) / (eta * gamma)
+    a = norm(w0) / eta / gamma
     if not sharp:
         return B + 2.0 * a
     b = float(w0 @ _unit(u, dim)) / (eta * gamma)
@@ -277,7 +288,16 @@ def novikoff_trace(result: PerceptronResult, u: ArrayLike) -> NovikoffTrace:
     W = result.weights
     k = np.arange(W.shape[0], dtype=np.int64)
     overlap = W @ unit
-    norm2 = np.einsum("ij,ij->i", W, W)
+    with np.errstate(over="ignore", under="ignore"):
+        norm2 = np.einsum("ij,ij->i", W, W)
+        bound2 = R**2
+    lost = (norm2 == 0) & np.any(W != 0, axis=1)
+    if not np.all(np.isfinite(norm2)) or not 0 < bound2 < math.inf or np.any(lost):
+        raise ValueError(
+            "result: the squared norms ||w_k||^2 and R^2 of this run overflow or underflow "
+            "float64 (patterns of size about 1e154 or more, or 1e-154 or less); rescale "
+            "the patterns (the trace only changes by a factor)"
+        )
     with np.errstate(invalid="ignore", divide="ignore"):
         cos = np.where(norm2 > 0, overlap / np.sqrt(norm2), np.nan)
         lower = float(result.w0 @ unit) + k * result.eta * gamma

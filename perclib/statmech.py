@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import ndtr
 
-from perclib._validation import as_count, as_rng, as_weights
+from perclib._validation import as_count, as_rng, as_weights, unit_scaled
 from perclib.geometry import is_separable, max_margin
 from perclib.train.perceptron import perceptron
 
@@ -114,6 +114,9 @@ def overlap(w: ArrayLike, teacher: ArrayLike) -> float:
     """
     B = as_weights(teacher, name="teacher")
     w = as_weights(w, B.size, name="w")
+    # Directions only: scale both to a largest entry near 1 (exact powers of two), so
+    # that vectors of size 1e200 or 1e-200 neither overflow nor vanish.
+    w, B = unit_scaled(w), unit_scaled(B)
     nw, nb = float(np.linalg.norm(w)), float(np.linalg.norm(B))
     if nw == 0 or nb == 0:
         raise ValueError("w and teacher must be non-zero vectors: a zero vector has no direction")
