@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_patterns, as_positive_float, as_real
+from perclib._validation import as_count, as_patterns, as_positive_float, as_real, exponent
 
 #: A user kernel: ``k(A, B)`` returns the ``(len(A), len(B))`` matrix of ``k(a_i, b_j)``.
 KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
@@ -89,17 +89,41 @@ def gram_matrix(
             raise ValueError("the kernel callable returned NaN or infinite values")
         return G
     if kernel == "linear":
-        return A @ B.T
+        if exponent(A) + exponent(B) < -1000:  # every dot product is below 1e-300
+            raise ValueError("A, B: the linear kernel underflows float64 for these patterns; rescale them")
+        return _checked(_dot(A, B), "the linear kernel")
     if kernel == "poly":
         degree = as_count(degree, "degree", 1)
         gamma = as_positive_float(gamma, "gamma")
-        return (gamma * (A @ B.T) + as_real(coef0, "coef0")) ** degree
+        coef0 = as_real(coef0, "coef0")
+        with np.errstate(over="ignore", invalid="ignore"):
+            G = (gamma * _dot(A, B) + coef0) ** degree
+        return _checked(G, f"the polynomial kernel of degree {degree}")
     if kernel == "rbf":
         gamma = as_positive_float(gamma, "gamma")
-        sq = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * (A @ B.T)
+        # Distances from data scaled by a common power of two (exact), then scaled back:
+        # far points of 1e200 give exp(-inf) = 0 and near ones of 1e-200 give 1, both
+        # what float64 can say, instead of inf - inf = NaN.
+        e = max(exponent(A), exponent(B))
+        As, Bs = np.ldexp(A, -e), np.ldexp(B, -e)
+        sq = (As * As).sum(1)[:, None] + (Bs * Bs).sum(1)[None, :] - 2.0 * (As @ Bs.T)
         # Rounding can make a squared distance slightly negative; it is >= 0.
-        return np.exp(-gamma * np.maximum(sq, 0.0))
+        with np.errstate(over="ignore", under="ignore"):
+            return np.exp(-gamma * np.ldexp(np.maximum(sq, 0.0), 2 * e))
     raise ValueError(f"kernel must be one of {KERNELS} or a callable, got {kernel!r}")
+
+
+def _dot(A: NDArray[np.float64], B: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``A @ B.T`` computed on exactly rescaled data: inf (not NaN) on overflow, 0 only if tiny."""
+    ea, eb = exponent(A), exponent(B)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(np.ldexp(A, -ea) @ np.ldexp(B, -eb).T, ea + eb)
+
+
+def _checked(G: NDArray[np.float64], what: str) -> NDArray[np.float64]:
+    if not np.all(np.isfinite(G)):
+        raise ValueError(f"A, B: {what} overflows float64 for these patterns; rescale them")
+    return G
 
 
 def polynomial_features(
@@ -149,6 +173,12 @@ def polynomial_features(
         raise ValueError(
             f"degree {degree} in {N} dimensions has {count} features (limit {_MAX_FEATURES}); "
             "use the kernel instead"
+        )
+    e = exponent(X)
+    if abs(e) * degree > 1000:  # monomials of degree `degree` leave float64
+        raise ValueError(
+            f"X: monomials of degree {degree} of entries near 2**{e} overflow or underflow "
+            "float64; rescale the patterns (or use the kernel)"
         )
     Z = np.column_stack([np.ones(P), X])
     columns, scales = [], []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_patterns
+from perclib._validation import as_count, as_patterns, unit_scaled
 from perclib.train._timing import lifetimes, timed_perceptron
 from perclib.train.perceptron import PerceptronResult
 from perclib.units import sign
@@ -55,6 +55,7 @@ class AveragedResult:
         W = self.run.weights
         if Z.shape[1] != W.shape[1]:
             raise ValueError(f"Z must have {W.shape[1]} columns, got {Z.shape[1]}")
+        W, Z = unit_scaled(W), unit_scaled(Z)  # signs only: exact rescaling, no overflow
         keep = np.flatnonzero(self.votes)  # vectors that never survived have no say
         counts = self.votes.astype(np.float64)  # float, so the sum of votes runs in BLAS
         total = np.zeros(Z.shape[0])

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count
+from perclib._validation import as_count, unit_scaled
 from perclib.train._timing import lifetimes, timed_perceptron
 from perclib.train.perceptron import PerceptronResult
 
@@ -62,6 +62,8 @@ def _training_errors(
     W: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64]
 ) -> NDArray[np.int64]:
     """Mistakes ``y (w.x) <= 0`` of each row ``w`` of ``W`` on the training set."""
+    # Signs only: exact power-of-two rescaling keeps w.x finite for data of any size.
+    W, X = unit_scaled(W), unit_scaled(X)
     out = np.empty(W.shape[0], dtype=np.int64)
     for start in range(0, W.shape[0], _CHUNK):
         block = W[start : start + _CHUNK]
