@@ -43,6 +43,9 @@ from perclib._validation import (
     as_labels,
     as_patterns,
     as_positive_float,
+    exponent,
+    row_norms,
+    unit_scaled,
 )
 from perclib.train.perceptron import _run_epochs, _training_inputs
 
@@ -115,12 +118,14 @@ class LargeMarginResult:
         NaN where the weights are zero (no hyperplane). Shape ``(n_updates + 1,)``.
         """
         out = np.empty(self.weights.shape[0])
+        ex = exponent(self._X)
+        Xs = np.ldexp(self._X, -ex)  # exact rescaling: no overflow for data of 1e200
         for start in range(0, out.size, _CHUNK):
-            Wk = self.weights[start : start + _CHUNK]
+            Wk = unit_scaled(self.weights[start : start + _CHUNK])  # the margin ignores |w|
             norms = np.linalg.norm(Wk, axis=1)
-            worst = np.min((Wk @ self._X.T) * self._y, axis=1)
+            worst = np.min((Wk @ Xs.T) * self._y, axis=1)
             with np.errstate(invalid="ignore", divide="ignore"):
-                out[start : start + _CHUNK] = np.where(norms > 0, worst / norms, np.nan)
+                out[start : start + _CHUNK] = np.ldexp(np.where(norms > 0, worst / norms, np.nan), ex)
         return out
 
     @cached_property
@@ -135,7 +140,7 @@ class LargeMarginResult:
             return out
         # Total strength after each update: the running sum of the coefficients.
         total = np.concatenate([[0.0], np.cumsum(self.coefficients)])
-        norms = np.linalg.norm(self.weights, axis=1)
+        norms = row_norms(self.weights)
         ok = total > 0
         out[ok] = norms[ok] / total[ok]
         return out
@@ -157,6 +162,12 @@ class LargeMarginResult:
             f"LargeMarginResult({self.algorithm}, {state} after {self.iterations} iteration(s), "
             f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
         )
+
+
+def _far_exponent(X: NDArray[np.float64]) -> int:
+    """The power of two to divide X by: 0 for moderate data, else its size (exact scaling)."""
+    e = exponent(X)
+    return e if abs(e) > 64 else 0
 
 
 def _as_nonnegative_float(value: object, name: str) -> float:
@@ -312,6 +323,8 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
     P, N = X.shape
     max_steps = as_count(max_steps, "max_steps", 1)
     tol = _as_tol(tol)
+    X_data, e = X, _far_exponent(X)
+    X = np.ldexp(X, -e)  # exact; w scales back at the end (MinOver's steps are scale-free)
     J = y[:, None] * X  # reflected patterns: the stabilities are J @ w
     w = np.zeros(N)
     chosen: list[int] = []  # grows with the run (max_steps may be far larger than needed)
@@ -330,14 +343,14 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
     indices = np.array(chosen, dtype=np.int64)
     return LargeMarginResult(
         algorithm="minover",
-        w=w,
+        w=np.ldexp(w, e),
         converged=converged,
         iterations=steps,
         indices=indices,
         coefficients=np.ones(steps),
         strengths=np.bincount(indices, minlength=P).astype(np.float64),
         w0=np.zeros(N),
-        _X=X,
+        _X=X_data,
         _y=y,
     )
 
@@ -413,6 +426,13 @@ def adatron(
     tol = _as_tol(tol)
     if P > 5000:
         raise ValueError(f"adatron stores the {P} x {P} kernel matrix; use at most 5000 patterns")
+    X_data, e = X, _far_exponent(X)
+    if abs(e) > 480:
+        raise ValueError(
+            f"X: patterns of size about 2**{e} give embedding strengths of about 2**{-2 * e}, "
+            "beyond float64; rescale the patterns (the maximum-margin direction does not change)"
+        )
+    X = np.ldexp(X, -e)  # exact; strengths scale back by 4**-e, weights by 2**-e
     J = y[:, None] * X
     Q = J @ J.T
     diag = np.diag(Q).copy()
@@ -441,16 +461,16 @@ def adatron(
             converged = True
             break
     indices = np.array(idx, dtype=np.int64)
-    coefficients = np.array(coef, dtype=np.float64)
+    coefficients = np.ldexp(np.array(coef, dtype=np.float64), -2 * e)
     return LargeMarginResult(
         algorithm="adatron",
-        w=J.T @ a,
+        w=np.ldexp(J.T @ a, -e),
         converged=converged,
         iterations=epochs,
         indices=indices,
         coefficients=coefficients,
-        strengths=a,
+        strengths=np.ldexp(a, -2 * e),
         w0=np.zeros(N),
-        _X=X,
+        _X=X_data,
         _y=y,
     )
