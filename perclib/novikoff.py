@@ -290,7 +290,7 @@ def novikoff_trace(result: PerceptronResult, u: ArrayLike) -> NovikoffTrace:
     overlap = W @ unit
     with np.errstate(over="ignore", under="ignore"):
         norm2 = np.einsum("ij,ij->i", W, W)
-        bound2 = R**2
+        bound2 = R * R  # float ** would raise OverflowError; * gives inf
     lost = (norm2 == 0) & np.any(W != 0, axis=1)
     if not np.all(np.isfinite(norm2)) or not 0 < bound2 < math.inf or np.any(lost):
         raise ValueError(
