@@ -29,6 +29,8 @@ KernelFunction = Callable[[NDArray[np.float64], NDArray[np.float64]], ArrayLike]
 
 KERNELS = ("linear", "poly", "rbf")
 _MAX_FEATURES = 100_000
+#: Largest Gram matrix (entries, 800 MB): kernel_perceptron stores P x P of them.
+_MAX_GRAM = 10**8
 
 
 def _pair(A: ArrayLike, B: ArrayLike | None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -79,6 +81,12 @@ def gram_matrix(
     0.367879
     """
     A, B = _pair(A, B)
+    size = A.shape[0] * B.shape[0]
+    if size > _MAX_GRAM:
+        raise ValueError(
+            f"A, B: the Gram matrix would be {A.shape[0]} x {B.shape[0]} = {size:,} entries "
+            f"({8 * size / 1e9:.3g} GB), more than the limit of {_MAX_GRAM:,}; use fewer patterns"
+        )
     if callable(kernel):
         G = np.asarray(kernel(A, B), dtype=np.float64)
         if G.shape != (A.shape[0], B.shape[0]):
@@ -179,6 +187,11 @@ def polynomial_features(
         raise ValueError(
             f"X: monomials of degree {degree} of entries near 2**{e} overflow or underflow "
             "float64; rescale the patterns (or use the kernel)"
+        )
+    if P * count > _MAX_GRAM:
+        raise ValueError(
+            f"X: {P} patterns with {count} features each make {P * count:,} entries, more than "
+            f"the limit of {_MAX_GRAM:,} (800 MB); use fewer patterns or the kernel"
         )
     Z = np.column_stack([np.ones(P), X])
     columns, scales = [], []

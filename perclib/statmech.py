@@ -29,10 +29,12 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.special import ndtr
 
 from perclib._validation import as_count, as_rng, as_weights, unit_scaled
-from perclib.geometry import is_separable, max_margin
+from perclib.geometry import MarginResolutionError, max_margin
 from perclib.train.perceptron import perceptron
 
 RULES = ("hebb", "perceptron", "max_margin")
+#: Largest number of pattern entries (alpha_max N * N) a simulation draws at once.
+MAX_SIMULATION_ENTRIES = 10**8
 
 try:  # BLAS threads only fight over shared cores on these small problems
     from threadpoolctl import threadpool_limits as _limit_threads
@@ -329,6 +331,13 @@ def _as_alphas(alphas: ArrayLike, N: int) -> NDArray[np.float64]:
         raise ValueError("alphas must be a non-empty 1-D list of numbers")
     if np.any(np.round(a * N) < 1):
         raise ValueError(f"alphas: every alpha must give at least one pattern, alpha * N >= 1 (N = {N})")
+    entries = float(np.max(a)) * N * N
+    if entries > MAX_SIMULATION_ENTRIES:
+        raise ValueError(
+            f"alphas: alpha = {np.max(a):g} with N = {N} draws about {entries:.3g} pattern entries, "
+            f"more than the {MAX_SIMULATION_ENTRIES:.0e} (800 MB) a simulation may hold; use "
+            "smaller alphas or N"
+        )
     return a
 
 
@@ -481,12 +490,10 @@ class CapacitySample:
 def _best_stability(X: NDArray[np.float64], y: NDArray[np.float64]) -> float:
     try:
         return max_margin(X, y).gamma
+    except MarginResolutionError:  # pragma: no cover - margin ~1e-12 of the data's scale
+        return 0.0  # separable (max_margin agrees with is_separable), margin ~0
     except ValueError:
         return -np.inf  # not separable
-    except RuntimeError:  # pragma: no cover - an extremely thin margin
-        # max_margin could not certify an optimum (margins ~1e-4 of the data's
-        # scale); the LP still decides separability, and the margin is ~0.
-        return 0.0 if is_separable(X, y) else -np.inf
 
 
 def capacity_sample(
