@@ -247,7 +247,7 @@ def _run_epochs(
         perm = gen.permutation(X.shape[0]) if gen is not None else None
         if orders is not None:
             orders.append(perm)
-        if screen is None and steps is None and epoch == _SCREEN_AFTER and X.shape[0] >= _SCREEN_MIN_ROWS:
+        if screen is None and steps is None and epoch == _SCREEN_AFTER and X.nbytes >= _SCREEN_MIN_BYTES:
             screen = _Screen(X, y)  # the run is long: a half-size copy pays for itself
         w, done = _one_epoch(X, y, w, eta, perm, beta, steps, first_block, screen)
         per_epoch.append(done)
@@ -259,7 +259,8 @@ def _run_epochs(
 
 #: Epochs after which the float32 screen of the margins is built (see _Screen).
 _SCREEN_AFTER = 3
-_SCREEN_MIN_ROWS = 4096
+#: Only patterns that do not fit in the CPU caches gain from half the memory traffic.
+_SCREEN_MIN_BYTES = 16 * 2**20
 _SCREEN_FIRST_BLOCK = 128  # screening a row is cheap: search further after a mistake
 
 
@@ -343,6 +344,10 @@ def _one_epoch(
         first_block = max(first_block, _SCREEN_FIRST_BLOCK)
         state = screen.prepare(w, beta)
     pos, block = 0, first_block
+    # Primal rows are short: after a mistake, search about as far as mistakes have been
+    # apart (a running mean), so that dense mistakes do not cost many tiny searches.
+    adaptive = steps is None
+    gap, last = float(first_block), 0
     while pos < P:
         stop = min(pos + block, P)
         if screen is None:
@@ -377,5 +382,10 @@ def _one_epoch(
             state = screen.prepare(w, beta)
         done.append(i)
         pos = j + 1
-        block = first_block  # right after a mistake, the next one is often close
+        if adaptive:
+            gap = 0.75 * gap + 0.25 * (j - last)
+            last = j
+            block = min(max(first_block, int(gap)), _MAX_BLOCK)
+        else:
+            block = first_block  # right after a mistake, the next one is often close
     return w, np.array(done, dtype=np.int64)
