@@ -73,6 +73,13 @@ def gram_matrix(
     -------
     ndarray, shape (P, Q)
 
+    Raises
+    ------
+    ValueError
+        For more than 1e8 entries (800 MB), or when the linear or polynomial kernel
+        of these patterns overflows (or, linear, underflows) float64: entries near
+        1e200 or 1e-200. The Gaussian kernel works at any scale (0 and 1 there).
+
     Examples
     --------
     >>> gram_matrix([[1.0, 2.0]], [[3.0, 4.0]], kernel="poly", degree=2).tolist()
@@ -147,6 +154,8 @@ def polynomial_features(
     There are ``binom(N + degree, degree)`` features when ``coef0 > 0`` (only the
     ``binom(N + degree - 1, degree)`` monomials of degree exactly ``degree`` when
     ``coef0 = 0``), in the order of :func:`itertools.combinations_with_replacement`.
+    At most 100,000 features and 1e8 entries in all; monomials that leave float64
+    (entries near 1e200 or 1e-200) raise a ValueError.
 
     Parameters
     ----------

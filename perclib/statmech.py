@@ -407,7 +407,8 @@ def learning_curve(
     Parameters
     ----------
     alphas : array_like
-        Values of ``P / N`` (each gives ``round(alpha N) >= 1`` patterns).
+        Values of ``P / N`` (each gives ``round(alpha N) >= 1`` patterns; at most
+        1e8 pattern entries ``max(alphas) N**2``, :data:`MAX_SIMULATION_ENTRIES`).
     N : int
         Input dimension.
     rule : {"hebb", "perceptron", "max_margin"}
