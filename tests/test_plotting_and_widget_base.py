@@ -146,3 +146,16 @@ def test_slider_figure_needs_controls() -> None:
     fig, _ = new_figure()
     with pytest.raises(ValueError, match="at least one control"):
         SliderFigure(fig, {}, lambda values: None)
+
+
+def test_a_value_echoed_with_another_last_bit_sends_nothing() -> None:
+    """A frontend may send back 0.6000000000000001 for 0.6 (min + k * step): same frame."""
+    demo, _ = make_demo()
+    demo.controls["theta"].value = 0.6
+    _captured_display(demo)  # shown, then angle moved to 90
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as echo:
+        demo.controls["theta"].value = -1.0 + 32 * 0.05  # 0.6000000000000001
+    assert demo.controls["theta"].value != 0.6
+    assert echo.outputs == [], "an identical frame was sent again (and would be saved again)"

@@ -294,6 +294,7 @@ class SliderFigure:
         self._background: Any = None
         self._freeze_layout = freeze_layout or bool(self._moving)
         self.image = LiveOutput(self._image_bundle, b"")
+        self._pixels = b""
         self.status = LiveOutput(_status_bundle, "")
         self.n_redraws = 0
         for control in self.controls.values():
@@ -316,9 +317,17 @@ class SliderFigure:
     def refresh(self) -> None:
         """Redraw the artists for the current values; update the figure and status outputs."""
         message = self._redraw(self.values)
-        if message is not None and message != self.status.value:
+        status_changed = message is not None and message != self.status.value
+        if status_changed:
             self.status.value = message
-        self.image.value = self.png()
+        png = self.png()
+        # The same picture is not sent again: a frontend echoing a value that differs in
+        # its last bit (a slider snapping 0.6 to -1.5 + 42 * 0.05) must not rewrite the
+        # stored frame, which is compressed differently.
+        pixels = hashlib.sha1(self._canvas.buffer_rgba()).digest()
+        if status_changed or pixels != self._pixels or not self.image.value:
+            self.image.value = png
+            self._pixels = pixels
         self.n_redraws += 1
 
     def png(self, *, compress_level: int = 1) -> bytes:
