@@ -468,8 +468,8 @@ class CapacitySample:
 
         Stored means best stability ``>= kappa`` (for ``kappa = 0``: separable).
         """
-        if not isinstance(kappa, numbers.Real) or isinstance(kappa, bool) or kappa < 0:
-            raise ValueError(f"kappa must be a real number >= 0, got {kappa!r}")
+        if not isinstance(kappa, numbers.Real) or isinstance(kappa, bool) or not 0 <= kappa < math.inf:
+            raise ValueError(f"kappa must be a finite real number >= 0, got {kappa!r}")
         stored = self.margins >= kappa if kappa > 0 else self.margins > -np.inf
         f = stored.mean(axis=1)
         return f, np.sqrt(f * (1 - f) / self.margins.shape[1])

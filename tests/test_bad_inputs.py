@@ -380,3 +380,26 @@ def test_every_public_name_of_these_modules_is_probed() -> None:
 
 def test_case_count_is_visible() -> None:
     assert len(PARAMS) > 500
+
+
+@pytest.mark.parametrize(
+    ("method", "arg"),
+    [
+        (lambda Z: perclib.averaged_perceptron(X, Y).vote(Z), "Z"),
+        (lambda Z: perclib.kernel_perceptron(X, Y).decision_function(Z), "Z"),
+    ],
+    ids=["AveragedResult.vote", "KernelPerceptronResult.decision_function"],
+)
+@pytest.mark.parametrize(("label", "value"), [*PATTERNS, ("wrong width", [[1.0, 2.0, 3.0]])],
+                         ids=[p[0] for p in PATTERNS] + ["wrong width"])
+def test_result_methods_name_bad_patterns(method, arg, label, value) -> None:
+    with pytest.raises((ValueError, TypeError)) as err:
+        method(value)
+    assert re.search(rf"(?<![\w.]){arg}(?!\w)", str(err.value)), str(err.value)
+
+
+@pytest.mark.parametrize("kappa", [-1.0, True, "0", float("nan")])
+def test_capacity_sample_fraction_names_kappa(kappa) -> None:
+    sample = perclib.capacity_sample([0.5], 4, n_samples=2, rng=0)
+    with pytest.raises((ValueError, TypeError), match="kappa"):
+        sample.fraction(kappa)

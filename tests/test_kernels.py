@@ -211,5 +211,5 @@ def test_kernel_perceptron_validates() -> None:
     with pytest.raises(ValueError, match="max_epochs"):
         kernel_perceptron([[1.0]], [1], max_epochs=0)
     run = kernel_perceptron([[1.0, 0.0]], [1])
-    with pytest.raises(ValueError, match="same number of columns"):
+    with pytest.raises(ValueError, match="Z must have 2 columns"):
         run.decision_function([[1.0, 2.0, 3.0]])

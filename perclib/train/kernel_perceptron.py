@@ -84,6 +84,11 @@ class KernelPerceptronResult:
 
         Only the support patterns enter the sum.
         """
+        Z = as_patterns(Z, "Z")
+        if Z.shape[1] != self._X.shape[1]:
+            raise ValueError(
+                f"Z must have {self._X.shape[1]} columns like the training patterns, got {Z.shape[1]}"
+            )
         s = self.support
         K = gram_matrix(Z, self._X[s], kernel=self.kernel, **self.params)
         return K @ (self.alpha[s] * self._y[s])
