@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.linear_model import Perceptron
 
-from perclib import augment, perceptron, teacher_data, xor
+from perclib import augment, margin_perceptron, perceptron, teacher_data, xor
 
 
 def reference_perceptron(X, y, eta=1.0, w0=None, max_epochs=1000, order=None):
@@ -144,3 +144,52 @@ def test_bad_input_is_named(kwargs: dict, error: type, words: str) -> None:
     y = kwargs.pop("y")
     with pytest.raises(error, match=words):
         perceptron(X, y, **kwargs)
+
+
+def _loop(X, y, *, beta=0.0, eta=1.0, max_epochs=1000, perms=None):
+    """The textbook per-pattern loop (reference for the vectorised and screened runs)."""
+    w, updates = np.zeros(X.shape[1]), []
+    for epoch in range(max_epochs):
+        clean = True
+        for i in range(len(X)) if perms is None else perms[epoch]:
+            if y[i] * (X[i] @ w) <= beta:
+                w = w + (eta * y[i]) * X[i]
+                updates.append(int(i))
+                clean = False
+        if clean:
+            break
+    return w, updates
+
+
+@pytest.mark.parametrize("screened", [False, True], ids=["float64", "float32-screen"])
+@pytest.mark.parametrize("case", ["cyclic", "random", "beta", "tiny-eta"])
+def test_fast_paths_make_the_loops_updates(monkeypatch, screened, case):
+    """The float32 screen (normally only for data beyond 16 MB) changes no update."""
+    import sys
+
+    impl = sys.modules["perclib.train.perceptron"]  # the name perceptron is the function
+    if screened:
+        monkeypatch.setattr(impl, "_SCREEN_AFTER", 0)
+        monkeypatch.setattr(impl, "_SCREEN_MIN_BYTES", 0)
+    d = teacher_data(3000, 12, margin=0.01, rng=17)
+    if case == "random":
+        run = perceptron(d.X, d.y, order="random", rng=3)
+        gen = np.random.default_rng(3)
+        perms = [gen.permutation(3000) for _ in range(run.epochs)]
+        w, updates = _loop(d.X, d.y, perms=perms, max_epochs=run.epochs)
+    elif case == "beta":
+        res = margin_perceptron(d.X, d.y, beta=2.5, eta=0.5)
+        run = res
+        w, updates = _loop(d.X, d.y, beta=2.5, eta=0.5)
+    else:
+        eta = 1e-30 if case == "tiny-eta" else 1.0
+        run = perceptron(d.X, d.y, eta=eta)
+        w, updates = _loop(d.X, d.y, eta=eta)
+    assert run.indices.tolist() == updates
+    np.testing.assert_array_equal(run.w, w)
+
+
+def test_overflowing_margins_raise_instead_of_passing():
+    """w.x = 3e308 - 3e308 is inf - inf = NaN: once taken for a correct pattern (issue 23)."""
+    with pytest.raises(ValueError, match="overflowed"):
+        perceptron([[2.0, -2.0]], [1], w0=[1.5e308, 1.5e308])
