@@ -1,0 +1,427 @@
+"""The course as a static website: ``python -m coursetools.site``.
+
+Builds ``site/`` (or ``--out DIR``) with Sphinx, MyST-NB and sphinx-book-theme (the
+Jupyter Book stack) from the outputs stored in the lessons; no kernel runs:
+
+* every lesson goes through ``coursetools.homework.student_version`` (nbgrader's own
+  preprocessors): solution code, hidden tests and written answers never reach the
+  site. The stored outputs of every other cell are put back; those of exercise
+  answers and their checks are dropped (they were made by the solutions);
+* slider cells show their stored figure (``handouts.static_outputs``: no widget view,
+  no saved widget state) with a caption linking to the lesson on Binder;
+* every figure carries alt text: the image's own description (its ``text/plain``)
+  when it has one, else the nearest heading above it;
+* lesson 0 is the landing page, lessons 1-8 follow in the sidebar, then a "How to use
+  this course" page; licences and the citation (``CITATION.cff``) are in the footer;
+* the site is self-contained: MathJax 2 is copied from Debian's ``libjs-mathjax``
+  into ``_static/mathjax`` and Sphinx's own search works offline.
+
+Usage::
+
+    python -m coursetools.site                 # -> site/
+    python -m coursetools.site --out DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import nbformat
+
+from coursetools._common import CourseToolsError, repo_root, run_cli
+from coursetools.handouts import IMAGE_MIMES, find_mathjax, static_outputs
+from coursetools.homework import student_version
+from coursetools.roles import cell_role
+
+DEFAULT_OUT = "site"
+REPO = "perceptron-course/perceptron-course"
+BRANCH = "main"
+REPO_URL = f"https://github.com/{REPO}"
+BINDER_ROOT = f"https://mybinder.org/v2/gh/{REPO}/{BRANCH}?urlpath=lab/tree/notebooks/"
+INDEX = "00_index"
+HOW_TO = "how_to_use"
+WIDGET_CAPTION = (
+    "Still picture: in the notebook, sliders move this figure. "
+    '<a href="{url}">Open this lesson on Binder</a> to move them.'
+)
+#: the MathJax 2 pieces the CommonHTML configuration loads (the rest of Debian's copy,
+#: about 50 MB of other outputs, fonts and unpacked sources, is not needed)
+MATHJAX_PARTS = (
+    "MathJax.js",
+    "config/TeX-AMS_CHTML.js",
+    "extensions",
+    "jax/input/TeX",
+    "jax/element",
+    "jax/output/CommonHTML",
+    "jax/output/PreviewHTML",
+    "fonts/HTML-CSS/TeX/woff",
+    "localization/en",
+)
+_DEFAULT_REPR = re.compile(r"^<\w*Figure size [^>]*>$")
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", flags=re.M)
+
+
+def binder_url(stem: str) -> str:
+    """The Binder launch link of a lesson (README's pattern)."""
+    return f"{BINDER_ROOT}{stem}.ipynb"
+
+
+def _plain(text: str) -> str:
+    """Markdown heading text without markup (for alt text)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"[*_`$\\]", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def image_alt(description: str, heading: str) -> str:
+    """Alt text of a figure: its own description if informative, else the heading's.
+
+    >>> image_alt("<CourseFigure size 840x400 with 2 Axes>", "The bias trick")
+    'Figure: The bias trick'
+    >>> image_alt("Left: the unit's line.", "The bias trick")
+    "Left: the unit's line."
+    """
+    description = re.sub(r"\s+", " ", description).strip()
+    if description and not _DEFAULT_REPR.match(description):
+        return description
+    return f"Figure: {heading}" if heading else "Figure"
+
+
+_SUMMARY = re.compile(r"^(\s*)(.*</summary>)[ \t]*(\S.*)$")
+_DETAILS_END = re.compile(r"^(\s*)(\S.*?)[ \t]*(</details>.*)$")
+
+
+def markdown_in_details(source: str) -> str:
+    """Blank lines around a ``<details>`` body, so MyST parses it as Markdown (maths too).
+
+    Without them the body is part of an HTML block and its ``$...$`` stays raw text.
+
+    >>> print(markdown_in_details("<details><summary>Answer</summary>$x$ is 1.</details>"))
+    <details><summary>Answer</summary>
+    <BLANKLINE>
+    $x$ is 1.
+    <BLANKLINE>
+    </details>
+    """
+    out = []
+    for line in source.split("\n"):
+        m = _SUMMARY.match(line)
+        if m:
+            out += [m.group(1) + m.group(2), ""]
+            line = m.group(1) + m.group(3)
+        m = _DETAILS_END.match(line)
+        if m and "<details" not in m.group(2) and not m.group(2).endswith("</summary>"):
+            out += [m.group(1) + m.group(2), "", m.group(1) + m.group(3)]
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _role(cell) -> str:
+    try:
+        return cell_role(cell).name
+    except ValueError:
+        return "lesson"
+
+
+def site_notebook(nb, stem: str):
+    """The lesson as the site shows it (the input is not modified).
+
+    The student version with the stored outputs of ordinary cells put back, slider
+    cells static with a caption, alt text on every image and no execution counts.
+    """
+    student = student_version(nb, stem)
+    shown = static_outputs(nb)
+    heading = ""
+    for cell, source in zip(student.cells, shown.cells, strict=True):
+        if cell.cell_type == "markdown":
+            cell.source = markdown_in_details(cell.source)
+            found = _HEADING.findall(cell.source)
+            heading = _plain(found[-1]) if found else heading
+            continue
+        cell.execution_count = None
+        role = _role(source)
+        if role in ("exercise", "exercise-check") or cell.metadata.get("nbgrader", {}).get("solution"):
+            continue  # made by the solution (the student version clears them too)
+        outputs = []
+        for out in source.get("outputs", []):
+            if out.output_type == "error":
+                continue
+            if "execution_count" in out:
+                out["execution_count"] = None
+            data = out.get("data", {})
+            if any(m in data for m in IMAGE_MIMES):
+                alt = image_alt(data.get("text/plain", ""), heading)
+                cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alt}
+            outputs.append(out)
+        if role == "widget":
+            caption = WIDGET_CAPTION.format(url=html.escape(binder_url(stem)))
+            outputs.append(
+                nbformat.v4.new_output(
+                    "display_data",
+                    {"text/html": f'<p class="site-caption">{caption}</p>',
+                     "text/plain": re.sub(r"<[^>]+>", "", caption)},
+                )
+            )
+        cell.outputs = outputs
+    student.metadata.pop("widgets", None)
+    return student
+
+
+def count_figures(nb) -> int:
+    """Images a lesson's page must show (one per stored image output)."""
+    return sum(
+        1
+        for cell in static_outputs(nb).cells
+        if cell.cell_type == "code" and _role(cell) not in ("exercise", "exercise-check")
+        for out in cell.get("outputs", [])
+        if any(m in out.get("data", {}) for m in IMAGE_MIMES)
+    )
+
+
+def citation() -> str:
+    """One-line citation from ``CITATION.cff``."""
+    import yaml
+
+    cff = yaml.safe_load((repo_root() / "CITATION.cff").read_text(encoding="utf-8"))
+    authors = ", ".join(a.get("name") or f"{a.get('given-names', '')} {a.get('family-names', '')}".strip()
+                        for a in cff.get("authors", []))
+    year = str(cff.get("date-released", ""))[:4]
+    return f"{authors} ({year}). {cff['title']} (version {cff.get('version', '')}). {cff['repository-code']}"
+
+
+def how_to_page() -> str:
+    """Markdown of the "How to use this course" page."""
+    quick = (
+        'python3 -m venv .venv && .venv/bin/python -m pip install -e ".[course]" ./course-settings '
+        "&& .venv/bin/python -m jupyter lab --ServerApp.root_dir=. notebooks/00_index.ipynb"
+    )
+    return textwrap.dedent(f"""\
+        # How to use this course
+
+        This website shows every lesson as it was last run: text, code, results and
+        figures. To run the code and move the sliders, open the lessons as notebooks.
+
+        ## Students
+
+        - **Binder (nothing to install).** Every lesson page has a launch button (the
+          rocket at the top) and each slider figure a link. The whole course:
+          [launch on Binder]({binder_url(INDEX)}).
+        - **On your computer.** With Python 3.11 or newer, from a clone of
+          [the repository]({REPO_URL}), run the README's first quick-start command:
+
+          ```bash
+          {quick}
+          ```
+        - **Google Colab.** Open a lesson from GitHub in Colab,
+          `https://colab.research.google.com/github/{REPO}/blob/{BRANCH}/notebooks/NN_name.ipynb`,
+          and first run `%pip install git+{REPO_URL}` in a new cell. Binder and a local
+          install are the tested ways.
+        - **Exercises.** Each lesson ends with exercises. On this site their answers are
+          stubs (`raise NotImplementedError()`); solve them in the notebook, where a
+          check cell under each answer tells you when it is right.
+
+        ## Instructors
+
+        From the repository folder, after `pip install -e ".[instructor]"` (or the
+        README's test install):
+
+        ```bash
+        .venv/bin/python -m coursetools.homework   # student versions -> homework/
+        .venv/bin/python -m coursetools.handouts   # HTML + PDF handouts -> handouts/
+        .venv/bin/python -m coursetools.site       # this website -> site/
+        ```
+
+        - **Homework** templates are nbgrader's release: solutions become stubs, hidden
+          tests are removed, the checks stay.
+        - **Grading** works with nbgrader as it is (`generate_assignment`, `autograde`,
+          `formgrader`); the README's *For instructors* section walks through it.
+        - **Handouts** are self-contained HTML and PDF pages, with `--with-solutions`
+          for instructor copies.
+        - **This site** is built from the stored outputs without running a kernel,
+          from the student versions: no solution is published.
+
+        ## Licence and citation
+
+        The lesson text and figures are under
+        [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/) ({REPO_URL}/blob/{BRANCH}/LICENSE-CONTENT),
+        the code under the [MIT licence]({REPO_URL}/blob/{BRANCH}/LICENSE). Please cite
+        the course as: {citation()}
+        """)
+
+
+def _conf(title: str) -> str:
+    footer = (
+        f'Text and figures: <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>; '
+        f'code: <a href="{REPO_URL}/blob/{BRANCH}/LICENSE">MIT</a>. '
+        f"Cite as: {html.escape(citation())} "
+        f'(<a href="{REPO_URL}/blob/{BRANCH}/CITATION.cff">CITATION.cff</a>).'
+    )
+    return textwrap.dedent(f"""\
+        project = {title!r}
+        author = "The perceptron-course contributors"
+        root_doc = {INDEX!r}
+        extensions = ["myst_nb"]
+        exclude_patterns = ["_build"]
+        myst_enable_extensions = ["dollarmath", "amsmath"]
+        myst_dmath_double_inline = True  # $$...$$ inside a paragraph, as Jupyter allows
+        suppress_warnings = ["myst.header", "mystnb.unknown_mime_type"]
+        nb_execution_mode = "off"
+        nb_output_stderr = "remove"
+        nb_ipywidgets_js = {{}}
+        html_theme = "sphinx_book_theme"
+        # Figures have white backgrounds; without a default the theme logs a console error.
+        html_context = {{"default_mode": "light"}}
+        html_title = {title!r}
+        html_static_path = ["_static"]
+        html_css_files = ["site.css"]
+        html_copy_source = False
+        html_show_sourcelink = False
+        html_show_sphinx = False
+        html_last_updated_fmt = None
+        # MathJax 2 from the site itself (Debian's libjs-mathjax), not from a CDN.
+        mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_CHTML"
+        # MyST marks the page tex2jax_ignore and each formula "math"; its own setting
+        # is MathJax 3's, so say the same to MathJax 2.
+        myst_update_mathjax = False
+        mathjax2_config = {{
+            "tex2jax": {{"processEscapes": True, "ignoreClass": "tex2jax_ignore|mathjax_ignore",
+                        "processClass": "tex2jax_process|mathjax_process|math|output_area"}},
+            "CommonHTML": {{"linebreaks": {{"automatic": True}}}},
+            "showMathMenu": False, "messageStyle": "none", "menuSettings": {{"zoom": "None"}},
+        }}
+        html_theme_options = {{
+            "repository_url": {REPO_URL!r},
+            "repository_branch": {BRANCH!r},
+            "path_to_docs": "notebooks",
+            "use_repository_button": True,
+            "use_download_button": False,
+            "launch_buttons": {{"binderhub_url": "https://mybinder.org",
+                               "notebook_interface": "jupyterlab"}},
+            "extra_footer": {footer!r},
+            "navigation_with_keys": False,
+        }}
+        """)
+
+
+_CSS = """\
+.site-caption { font-style: italic; color: #555; margin: 0.2em 0 1em; }
+.cell_output img { max-width: 100%; height: auto; }
+"""
+
+_REDIRECT = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>The perceptron: an executable course</title>
+<meta http-equiv="refresh" content="0; url={page}.html"></head>
+<body><p><a href="{page}.html">The perceptron: an executable course</a></p></body></html>
+"""
+
+
+def copy_mathjax(dest: Path) -> None:
+    """Copy the parts of the local MathJax 2 the site uses into ``dest``."""
+    js = find_mathjax()
+    if js is None:
+        raise CourseToolsError(
+            "MathJax 2 not found: install Debian's 'libjs-mathjax' or set $MATHJAX_JS"
+        )
+    root = js.parent
+    for part in MATHJAX_PARTS:
+        src = root / part
+        if not src.exists():
+            raise CourseToolsError(f"MathJax copy incomplete: {src} is missing")
+        target = dest / part
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, target, dirs_exist_ok=True)
+        else:
+            shutil.copyfile(src, target)
+
+
+def write_sources(src: Path, notebooks: list[Path]) -> None:
+    """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
+    index_nb = None
+    for path in notebooks:
+        nb = nbformat.read(path, as_version=4)
+        site_nb = site_notebook(nb, path.stem)
+        if path.stem == INDEX:
+            index_nb = site_nb
+            continue
+        nbformat.write(site_nb, src / path.name)
+    if index_nb is None:
+        raise CourseToolsError(f"notebooks/{INDEX}.ipynb not found: it is the landing page")
+    lessons = "\n".join(p.stem for p in notebooks if p.stem != INDEX)
+    index_nb.cells.append(nbformat.v4.new_markdown_cell(
+        f"```{{toctree}}\n:hidden:\n:caption: Lessons\n\n{lessons}\n```\n\n"
+        f"```{{toctree}}\n:hidden:\n:caption: About\n\n{HOW_TO}\n```"
+    ))
+    nbformat.write(index_nb, src / f"{INDEX}.ipynb")
+    (src / f"{HOW_TO}.md").write_text(how_to_page(), encoding="utf-8")
+    (src / "conf.py").write_text(_conf("The perceptron: an executable course"), encoding="utf-8")
+    static = src / "_static"
+    static.mkdir()
+    (static / "site.css").write_text(_CSS, encoding="utf-8")
+    copy_mathjax(static / "mathjax")
+
+
+def build(out_dir: Path | str | None = None, *, verbose: bool = True) -> Path:
+    """Build the site into ``out_dir`` (replaced if it exists); return its path."""
+    out = (repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)).resolve()
+    root = repo_root().resolve()
+    for guarded in (root, root / "notebooks", root / "tests", root / "coursetools", root / "perclib"):
+        if out == guarded:
+            raise CourseToolsError(f"refusing to build the site into {out}: choose another --out")
+    if out.exists() and not (out / ".buildinfo").exists() and any(out.iterdir()):
+        raise CourseToolsError(f"{out} exists and is not a site built by this command")
+    notebooks = sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        write_sources(src, notebooks)
+        staging = Path(tmp) / "html"
+        cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "auto",
+               "-d", str(Path(tmp) / "doctrees"), str(src), str(staging)]
+        env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if proc.returncode != 0:
+            raise CourseToolsError(f"sphinx-build failed:\n{proc.stderr[-4000:]}")
+        if verbose and proc.stderr.strip():
+            print(proc.stderr.strip(), file=sys.stderr)
+        # Build leftovers that are not part of the site: the Jinja macro files the
+        # themes copy and the (empty, html_copy_source = False) source folder.
+        for leftover in (staging / "_static").glob("*webpack-macros.html"):
+            leftover.unlink()
+        shutil.rmtree(staging / "_sources", ignore_errors=True)
+        (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(staging, out)
+    if verbose:
+        size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+        print(f"site -> {out} ({size / 2**20:.1f} MB) in {time.perf_counter() - start:.1f} s")
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m coursetools.site",
+        description="Build the course as a static website from the lessons' stored "
+        "outputs (student versions, no kernel run).",
+    )
+    parser.add_argument("--out", type=Path, default=repo_root() / DEFAULT_OUT,
+                        help=f"output folder (default: {DEFAULT_OUT}/ at the repository root)")
+    args = parser.parse_args(argv)
+    build(args.out)
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_cli(main))

@@ -1,0 +1,376 @@
+"""The course website (``python -m coursetools.site``), built once for this module.
+
+Static checks on the built files (no solution or hidden test anywhere, alt text on
+every image, no widget leftovers, every internal link resolves, the course's order,
+footer and Binder links) and a real browser (headless Chromium, loopback only) on
+every page: no console error, no request leaving the machine, maths typeset, every
+stored figure shown, search finds lesson 4. Screenshots go to test-output/site/.
+
+Without Sphinx/MyST-NB/sphinx-book-theme, MathJax or Chromium the tests skip locally
+and fail under CI (``CI`` set), like tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import importlib.util
+import os
+import re
+import threading
+import zlib
+from html.parser import HTMLParser
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import nbformat
+import pytest
+
+from tests.browser_support import CHROMIUM_ARGS, find_chromium, loopback_guard
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+LESSONS = [p for p in NOTEBOOKS if not p.name.startswith("00_")]
+OUTPUT = ROOT / "test-output" / "site"
+IN_CI = bool(os.environ.get("CI"))
+TEXT_SUFFIXES = {".html", ".js", ".json", ".txt", ".css", ".inv", ".ipynb", ".md"}
+BINDER = "https://mybinder.org/v2/gh/perceptron-course/perceptron-course/main?urlpath=lab/tree/notebooks/"
+# Solution / hidden-test lines shorter than this are too generic to be secrets ("x = 1").
+MIN_SECRET_CHARS = 16
+
+
+def _unavailable(reason: str):
+    if IN_CI:
+        pytest.fail(f"{reason} (CI is set, so the site tests must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def site_dir(tmp_path_factory) -> Path:
+    for module in ("sphinx", "myst_nb", "sphinx_book_theme", "yaml"):
+        if importlib.util.find_spec(module) is None:
+            _unavailable(f"{module} not installed (pip install -e '.[site]')")
+    from coursetools.handouts import find_mathjax
+
+    if find_mathjax() is None:
+        _unavailable("MathJax 2 not found (apt-get install libjs-mathjax)")
+    from coursetools.site import build
+
+    return build(tmp_path_factory.mktemp("site") / "site", verbose=False)
+
+
+class _Page(HTMLParser):
+    """Images, links, ids and visible text of one HTML page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.imgs: list[dict] = []
+        self.refs: list[str] = []
+        self.ids: set[str] = set()
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if tag == "img":
+            self.imgs.append(a)
+        for key in ("href", "src"):
+            if a.get(key):
+                self.refs.append(a[key])
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _parse(path: Path) -> _Page:
+    page = _Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _site_texts(site: Path) -> dict[Path, str]:
+    """Every text file of the site, HTML as its text (tags removed: code is highlighted)."""
+    out = {}
+    for f in site.rglob("*"):
+        if not f.is_file() or f.suffix not in TEXT_SUFFIXES or "mathjax" in f.parts:
+            continue
+        raw = f.read_bytes()
+        if f.suffix == ".inv":  # Sphinx's inventory: a header, then zlib data
+            head, _, body = raw.partition(b"zlib.\n")
+            raw = head + zlib.decompress(body)
+        text = raw.decode("utf-8", errors="replace")
+        if f.suffix == ".html":
+            text = text + "\n" + "".join(_parse(f).text)
+        out[f] = _norm(html.unescape(text))
+    return out
+
+
+def _secret_lines() -> list[tuple[str, str]]:
+    """(lesson, line) for every non-trivial solution and hidden-test line of the lessons."""
+    from coursetools.homework import find_regions, student_version
+
+    lessons = {path: nbformat.read(path, as_version=4) for path in NOTEBOOKS}
+    # A line some lesson shows anyway (an import, the perceptron loop of lesson 5) is public.
+    public = "\n".join(
+        _norm(c.source) for path, nb in lessons.items() for c in student_version(nb, path.name).cells
+    )
+    secrets = []
+    for path, nb in lessons.items():
+        for region in find_regions(nb, path.name):
+            for line in region.lines:
+                line = _norm(line)
+                if len(line) >= MIN_SECRET_CHARS and line not in public:
+                    secrets.append((path.stem, line))
+    return secrets
+
+
+def test_lessons_have_secrets_to_check():
+    kinds = set()
+    from coursetools.homework import find_regions
+
+    for path in NOTEBOOKS:
+        kinds |= {r.kind for r in find_regions(nbformat.read(path, as_version=4))}
+    assert kinds == {"solution", "hidden tests"}
+    assert len(_secret_lines()) > 30
+
+
+def test_no_solution_or_hidden_test_reaches_the_site(site_dir):
+    texts = _site_texts(site_dir)
+    assert any(f.name == "searchindex.js" for f in texts)
+    leaks = [
+        f"{lesson}: {line!r} in {f.relative_to(site_dir)}"
+        for lesson, line in _secret_lines()
+        for f, text in texts.items()
+        if line in text
+    ]
+    assert not leaks, "\n".join(leaks[:20])
+    for f, text in texts.items():
+        for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "Worked solution"):
+            assert marker not in text, f"{marker!r} in {f.relative_to(site_dir)}"
+
+
+def test_every_image_has_alt_text(site_dir):
+    missing = [
+        f"{f.name}: {img.get('src', '')[:80]}"
+        for f in site_dir.rglob("*.html")
+        for img in _parse(f).imgs
+        if not (img.get("alt") or "").strip()
+    ]
+    assert not missing, missing
+    # Plain matplotlib reprs are replaced by the heading above the figure.
+    for f in site_dir.glob("*.html"):
+        for img in _parse(f).imgs:
+            assert "Figure size" not in img["alt"], (f.name, img["alt"])
+
+
+def test_no_widgets_tracebacks_or_execution_counts(site_dir):
+    for f in site_dir.glob("*.html"):
+        text = f.read_text(encoding="utf-8")
+        for bad in ("application/vnd.jupyter.widget", "Error displaying widget", "Traceback",
+                    "Model not found", "interactive(children", "VBox(children", "IntSlider("):
+            assert bad not in text, f"{bad!r} in {f.name}"
+        assert not re.search(r"\bIn \[\d*\]:|Out\[\d+\]", text), f.name
+
+
+def test_every_internal_link_resolves(site_dir):
+    broken = []
+    pages = {f: _parse(f) for f in site_dir.rglob("*.html")}
+    for f, page in pages.items():
+        for ref in page.refs:
+            parts = urlsplit(ref)
+            if parts.scheme or parts.netloc or ref.startswith(("mailto:", "javascript:")):
+                continue
+            target = (f.parent / unquote(parts.path)).resolve() if parts.path else f
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file() or site_dir.resolve() not in target.parents:
+                broken.append(f"{f.name}: {ref}")
+            elif parts.fragment and target.suffix == ".html":
+                ids = pages[target].ids if target in pages else _parse(target).ids
+                if unquote(parts.fragment) not in ids:
+                    broken.append(f"{f.name}: {ref} (no such anchor)")
+    assert not broken, broken
+
+
+def test_course_structure(site_dir):
+    index = (site_dir / "index.html").read_text(encoding="utf-8")
+    assert "00_index.html" in index  # the landing page is lesson 0
+    landing = (site_dir / "00_index.html").read_text(encoding="utf-8")
+    order = [landing.find(f'href="{p.stem}.html"') for p in LESSONS]
+    assert -1 not in order and order == sorted(order), order
+    assert 'href="how_to_use.html"' in landing
+    how_page = site_dir / "how_to_use.html"
+    how = how_page.read_text(encoding="utf-8") + _norm("".join(_parse(how_page).text))
+    for needed in ("mybinder.org", "pip install -e", "colab.research.google.com",
+                   "coursetools.homework", "nbgrader", "coursetools.handouts", "coursetools.site"):
+        assert needed in how, needed
+    for p in NOTEBOOKS:
+        page = (site_dir / f"{p.stem}.html").read_text(encoding="utf-8")
+        assert BINDER + p.name in html.unescape(page), f"no Binder link on {p.stem}"
+        for needed in ("CC BY 4.0", "MIT", "perceptron-course: an executable course", "CITATION.cff"):
+            assert needed in page, (p.stem, needed)
+        nb = nbformat.read(p, as_version=4)
+        n_checks = sum("hide-input" in c.metadata.get("tags", []) for c in nb.cells)
+        assert page.count("hide-input") >= n_checks, p.stem
+        # MathJax from the site itself.
+        assert re.search(r'<script[^>]*src="_static/mathjax/MathJax\.js', page), p.stem
+
+
+# -- in a browser ------------------------------------------------------------------
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(site_dir):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site_dir)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = find_chromium()
+    if chromium is None:
+        _unavailable("Chromium not found (apt-get install chromium, or set PERCEPTRON_CHROMIUM)")
+    if importlib.util.find_spec("playwright") is None:
+        _unavailable("playwright not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class _Visit:
+    """A browser context that records console errors, blocked and failed requests."""
+
+    def __init__(self, browser, viewport):
+        self.context = browser.new_context(viewport=viewport)
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+        loopback_guard(self.context, self.blocked)
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"{r.status} {r.url}"))
+
+    def open(self, url: str):
+        self.page.goto(url, wait_until="load")
+        if self.page.evaluate("typeof MathJax !== 'undefined' && !!MathJax.Hub"):
+            self.page.evaluate(
+                "() => new Promise(r => MathJax.Hub.Queue(() => r(true)))"
+            )
+        self.page.wait_for_timeout(200)
+        return self.page
+
+    def close(self):
+        self.context.close()
+
+
+_JS_PAGE = r"""() => {
+  const main = document.querySelector('main') || document.body;
+  const clone = main.cloneNode(true);
+  clone.querySelectorAll('pre, code, script, .MJX_Assistive_MathML').forEach(e => e.remove());
+  const figs = Array.from(main.querySelectorAll('.cell_output img'));
+  return {
+    text: clone.innerText,
+    figures: figs.length,
+    loaded: figs.filter(i => i.complete && i.naturalWidth > 0).length,
+    math: main.querySelectorAll('.MathJax_CHTML, mjx-container').length,
+    mathErrors: main.querySelectorAll('.MathJax_CHTML merror, .mjx-merror').length,
+  };
+}"""
+
+
+@pytest.mark.browser
+def test_every_page_in_a_browser(site_dir, served, browser):
+    from coursetools.site import count_figures
+
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    problems = []
+    visit = _Visit(browser, {"width": 1280, "height": 900})
+    try:
+        visit.page.goto(f"{served}/")
+        visit.page.wait_for_url("**/00_index.html")  # the landing page is lesson 0
+        for f in sorted(site_dir.glob("*.html")):
+            if f.name == "index.html":
+                continue  # the redirect just checked
+            page = visit.open(f"{served}/{f.name}")
+            info = page.evaluate(_JS_PAGE)
+            raw = re.findall(r"\\\(|\\\[|\$[^$\s][^$\n]*\$", info["text"])
+            if raw:
+                problems.append(f"{f.name}: maths not typeset: {raw[:3]}")
+            if info["mathErrors"]:
+                problems.append(f"{f.name}: {info['mathErrors']} MathJax errors")
+            src = ROOT / "notebooks" / f"{f.stem}.ipynb"
+            if src.is_file():
+                want = count_figures(nbformat.read(src, as_version=4))
+                if (info["figures"], info["loaded"]) != (want, want):
+                    problems.append(f"{f.name}: {info['figures']} figures ({info['loaded']} loaded), "
+                                    f"the lesson stores {want}")
+                if "$" in src.read_text(encoding="utf-8") and info["math"] == 0:
+                    problems.append(f"{f.name}: no typeset maths")
+            if f.stem in ("00_index", "04_cover_counting"):
+                page.screenshot(path=str(OUTPUT / f"desktop-{f.stem}.png"))
+        problems += [f"console/network error: {e}" for e in visit.errors]
+        problems += [f"request outside loopback: {u}" for u in visit.blocked]
+    finally:
+        visit.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.browser
+def test_phone_layout_and_figure_screenshot(site_dir, served, browser):
+    visit = _Visit(browser, {"width": 390, "height": 844})
+    try:
+        page = visit.open(f"{served}/04_cover_counting.html")
+        page.screenshot(path=str(OUTPUT / "phone-04_cover_counting.png"))
+        width = page.evaluate("document.documentElement.scrollWidth")
+        # A figure scrolled into view, with its caption.
+        page.locator(".site-caption").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(OUTPUT / "phone-04_cover_counting-figure.png"))
+        assert width <= 390 + 1, f"the page scrolls sideways on a phone ({width} px)"
+        assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
+    finally:
+        visit.close()
+
+
+@pytest.mark.browser
+def test_search_finds_cover(served, browser):
+    visit = _Visit(browser, {"width": 1280, "height": 900})
+    try:
+        page = visit.open(f"{served}/search.html?q=Cover")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-results li a, .search li a').length > 0",
+            timeout=30_000,
+        )
+        hrefs = page.eval_on_selector_all("#search-results li a, .search li a",
+                                          "els => els.map(e => e.getAttribute('href'))")
+        page.screenshot(path=str(OUTPUT / "desktop-search-Cover.png"))
+        assert any("04_cover_counting" in h for h in hrefs), hrefs
+        assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
+    finally:
+        visit.close()
+
+
+def test_site_docstring_examples_run():
+    import doctest
+
+    import coursetools.site
+
+    failures, tried = doctest.testmod(coursetools.site)
+    assert tried > 0 and failures == 0
