@@ -4,8 +4,9 @@
 # Creates a fresh venv, installs the pinned lowest versions of .ci/min-versions.txt
 # (keep them equal to the lower bounds in pyproject.toml, requirements.txt and
 # binder/requirements.txt), installs perclib without its dependencies, and runs the
-# unit tests: no notebooks (no --nbval), no browser, Binder, handout or nbgrader
-# tests, and no lint (ruff's rules are not a runtime dependency).
+# unit tests: no --nbval comparison, no browser, Binder, handout or nbgrader tests, and
+# no lint (ruff's rules are not a runtime dependency). Every lesson is executed there
+# (a kernel of the floor venv), which must finish without an error.
 #
 #     bash .ci/min_versions.sh [VENV_DIR]      # default: a temporary directory
 #
@@ -36,12 +37,33 @@ python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q -e . --no-deps
 "$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(numpy|scipy|sympy|matplotlib|ipywidgets|pillow|contourpy) '
 
+# Every lesson runs top to bottom at the floor, in a kernel of this venv (outputs are not
+# compared: other versions may print other last digits or draw other pixels).
+"$venv/bin/python" -m pip install -q ipykernel nbclient nbformat
+"$venv/bin/python" - notebooks/0[1-9]_*.ipynb <<'PY'
+import sys, time
+import nbformat
+from nbclient import NotebookClient
+# The kernel must be this venv's Python, with the floor versions.
+probe = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+    "import numpy, matplotlib; print(numpy.__version__, matplotlib.__version__)")])
+NotebookClient(probe, timeout=120, kernel_name="python3").execute()
+print("kernel: numpy, matplotlib", probe.cells[0].outputs[0]["text"].strip())
+for path in sys.argv[1:]:
+    start = time.perf_counter()
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3",
+                   resources={"metadata": {"path": "notebooks"}}).execute()
+    print(f"{path}: ran at the floor versions ({time.perf_counter() - start:.1f} s)")
+PY
+
 # Tests that need the notebook tool chain, a browser or the network are left out.
 tests=()
 for f in tests/test_*.py; do
     case "$f" in
         tests/test_browser*|tests/test_binder.py|tests/test_handouts.py|tests/test_nbgrader.py) ;;
         tests/test_homework.py|tests/test_run.py) ;;  # execute notebooks (nbconvert, nbclient)
+        tests/test_cpu_independence.py|tests/test_site.py) ;;  # byte-exact stored lessons; the site
         *) tests+=("$f") ;;
     esac
 done
