@@ -285,6 +285,7 @@ def _conf(title: str) -> str:
         html_title = {title!r}
         html_static_path = ["_static"]
         html_css_files = ["site.css"]
+        html_js_files = ["search_math.js"]
         html_copy_source = False
         html_show_sourcelink = False
         html_show_sphinx = False
@@ -317,6 +318,51 @@ def _conf(title: str) -> str:
 _CSS = """\
 .site-caption { font-style: italic; color: #555; margin: 0.2em 0 1em; }
 .cell_output img { max-width: 100%; height: auto; }
+/* The theme's top bar repeats the sidebar's search (and is empty on a phone). */
+#pst-header { display: none; }
+"""
+
+# The search page shows snippets of the pages' text, formulas as raw TeX: typeset
+# them with the site's MathJax as the results arrive.
+_SEARCH_MATH_JS = """\
+(function () {
+  if (!/\\/search\\.html$/.test(window.location.pathname)) return;
+  window.MathJax = {showMathMenu: false, messageStyle: "none", skipStartupTypeset: true,
+                    tex2jax: {inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]]}};
+  var root = document.documentElement.dataset.content_root || "./";
+  var script = document.createElement("script");
+  script.src = root + "_static/mathjax/MathJax.js?config=TeX-AMS_CHTML";
+  document.head.appendChild(script);
+  var pending = null;
+  var watch = new MutationObserver(function () {
+    if (pending) window.clearTimeout(pending);
+    pending = window.setTimeout(function () {
+      var results = document.getElementById("search-results");
+      var raw = results && /\\\\[(\\[]/.test(results.innerText);
+      if (raw && window.MathJax && window.MathJax.Hub) {
+        window.MathJax.Hub.Queue(["Typeset", window.MathJax.Hub, results]);
+      } else { pending = null; }
+    }, 200);
+  });
+  // Snippets come from the text of each page's main block, which also holds the
+  // theme's buttons ("System Settings Light Dark"): leave those out.
+  function patchSnippets() {
+    // searchtools.js declares Search with const: a global name, not a window property.
+    if (typeof Search === "undefined" || Search.sitePatched) return;
+    var toText = Search.htmlToText;
+    Search.htmlToText = function (htmlString, anchor) {
+      var doc = new DOMParser().parseFromString(htmlString, "text/html");
+      doc.querySelectorAll(".bd-header-article, .prev-next-area").forEach(function (e) { e.remove(); });
+      return toText(doc.documentElement.outerHTML, anchor);
+    };
+    Search.sitePatched = true;
+  }
+  patchSnippets();
+  document.addEventListener("DOMContentLoaded", function () {
+    patchSnippets();
+    watch.observe(document.body, {childList: true, subtree: true});
+  });
+})();
 """
 
 _REDIRECT = """<!DOCTYPE html>
@@ -369,6 +415,7 @@ def write_sources(src: Path, notebooks: list[Path]) -> None:
     static = src / "_static"
     static.mkdir()
     (static / "site.css").write_text(_CSS, encoding="utf-8")
+    (static / "search_math.js").write_text(_SEARCH_MATH_JS, encoding="utf-8")
     copy_mathjax(static / "mathjax")
 
 

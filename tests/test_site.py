@@ -360,8 +360,15 @@ def test_search_finds_cover(served, browser):
         )
         hrefs = page.eval_on_selector_all("#search-results li a, .search li a",
                                           "els => els.map(e => e.getAttribute('href'))")
+        # The snippets' formulas are typeset too (the search page loads the site's MathJax).
+        page.wait_for_function(
+            "() => !/\\\\[(\\[]/.test(document.getElementById('search-results').innerText)",
+            timeout=30_000,
+        )
         page.screenshot(path=str(OUTPUT / "desktop-search-Cover.png"))
         assert any("04_cover_counting" in h for h in hrefs), hrefs
+        snippets = page.inner_text("#search-results")
+        assert "Light Dark" not in snippets, "theme buttons in the search snippets"
         assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
     finally:
         visit.close()
