@@ -202,9 +202,11 @@ def citation() -> str:
 
 def how_to_page() -> str:
     """Markdown of the "How to use this course" page."""
+    # README's command, one step per line so it reads without scrolling.
     quick = (
-        'python3 -m venv .venv && .venv/bin/python -m pip install -e ".[course]" ./course-settings '
-        "&& .venv/bin/python -m jupyter lab --ServerApp.root_dir=. notebooks/00_index.ipynb"
+        "python3 -m venv .venv && \\\n"
+        '  .venv/bin/python -m pip install -e ".[course]" ./course-settings && \\\n'
+        "  .venv/bin/python -m jupyter lab --ServerApp.root_dir=. notebooks/00_index.ipynb"
     )
     return textwrap.dedent(f"""\
         # How to use this course
@@ -221,7 +223,7 @@ def how_to_page() -> str:
           [the repository]({REPO_URL}), run the README's first quick-start command:
 
           ```bash
-          {quick}
+          @QUICK@
           ```
         - **Google Colab.** Open a lesson from GitHub in Colab,
           `https://colab.research.google.com/github/{REPO}/blob/{BRANCH}/notebooks/NN_name.ipynb`,
@@ -257,7 +259,7 @@ def how_to_page() -> str:
         [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/) ({REPO_URL}/blob/{BRANCH}/LICENSE-CONTENT),
         the code under the [MIT licence]({REPO_URL}/blob/{BRANCH}/LICENSE). Please cite
         the course as: {citation()}
-        """)
+        """).replace("@QUICK@", quick.replace("\n", "\n  "))
 
 
 def _conf(title: str) -> str:
@@ -318,6 +320,9 @@ def _conf(title: str) -> str:
 _CSS = """\
 .site-caption { font-style: italic; color: #555; margin: 0.2em 0 1em; }
 .cell_output img { max-width: 100%; height: auto; }
+/* A long URL or command in running text wraps instead of running into the sidebar. */
+p code.literal, li code.literal, td code.literal { overflow-wrap: anywhere; }
+p code.literal span.pre, li code.literal span.pre, td code.literal span.pre { white-space: normal; }
 /* The theme's top bar repeats the sidebar's search (and is empty on a phone). */
 #pst-header { display: none; }
 """

@@ -289,7 +289,18 @@ _JS_PAGE = r"""() => {
   return {
     text: clone.innerText,
     figures: figs.length,
+    checks: main.querySelectorAll('.tag_hide-input details.above-input').length,
+    openChecks: Array.from(main.querySelectorAll('.tag_hide-input details.above-input'))
+      .filter(d => d.open || d.querySelector('pre').checkVisibility()).length,
     loaded: figs.filter(i => i.complete && i.naturalWidth > 0).length,
+    // Inline code and figures must stay inside the article column.
+    overflowing: (() => {
+      const article = main.querySelector('article') || main;
+      const right = article.getBoundingClientRect().right + 2;
+      return Array.from(article.querySelectorAll('code.literal, img'))
+        .filter(e => !e.closest('pre') && e.getBoundingClientRect().right > right)
+        .map(e => e.textContent.slice(0, 60) || e.getAttribute('src'));
+    })(),
     math: main.querySelectorAll('.MathJax_CHTML, mjx-container').length,
     mathErrors: main.querySelectorAll('.MathJax_CHTML merror, .mjx-merror').length,
   };
@@ -314,6 +325,8 @@ def test_every_page_in_a_browser(site_dir, served, browser):
             raw = re.findall(r"\\\(|\\\[|\$[^$\s][^$\n]*\$", info["text"])
             if raw:
                 problems.append(f"{f.name}: maths not typeset: {raw[:3]}")
+            if info["overflowing"]:
+                problems.append(f"{f.name}: wider than the text column: {info['overflowing'][:3]}")
             if info["mathErrors"]:
                 problems.append(f"{f.name}: {info['mathErrors']} MathJax errors")
             src = ROOT / "notebooks" / f"{f.stem}.ipynb"
@@ -322,10 +335,19 @@ def test_every_page_in_a_browser(site_dir, served, browser):
                 if (info["figures"], info["loaded"]) != (want, want):
                     problems.append(f"{f.name}: {info['figures']} figures ({info['loaded']} loaded), "
                                     f"the lesson stores {want}")
+                nb = nbformat.read(src, as_version=4)
+                n_checks = sum("hide-input" in c.metadata.get("tags", []) for c in nb.cells)
+                if (info["checks"], info["openChecks"]) != (n_checks, 0):
+                    problems.append(f"{f.name}: {info['checks']} collapsed check cells "
+                                    f"({info['openChecks']} open), the lesson has {n_checks}")
                 if "$" in src.read_text(encoding="utf-8") and info["math"] == 0:
                     problems.append(f"{f.name}: no typeset maths")
-            if f.stem in ("00_index", "04_cover_counting"):
+            if f.stem in ("00_index", "04_cover_counting", "how_to_use"):
                 page.screenshot(path=str(OUTPUT / f"desktop-{f.stem}.png"))
+            if f.stem == "04_cover_counting":  # a slider's still figure, its caption and a check
+                page.locator(".tag_widget").first.evaluate("(e) => e.scrollIntoView({block: 'start'})")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(OUTPUT / "desktop-04_cover_counting-figure.png"))
         problems += [f"console/network error: {e}" for e in visit.errors]
         problems += [f"request outside loopback: {u}" for u in visit.blocked]
     finally:
