@@ -343,7 +343,8 @@ _SEARCH_MATH_JS = """\
     if (pending) window.clearTimeout(pending);
     pending = window.setTimeout(function () {
       var results = document.getElementById("search-results");
-      var raw = results && /\\\\[(\\[]/.test(results.innerText);
+      // A complete \\(...\\) or \\[...\\] (a snippet may cut one in half: leave that).
+      var raw = results && /\\\\\\([\\s\\S]*?\\\\\\)|\\\\\\[[\\s\\S]*?\\\\\\]/.test(results.innerText);
       if (raw && window.MathJax && window.MathJax.Hub) {
         window.MathJax.Hub.Queue(["Typeset", window.MathJax.Hub, results]);
       } else { pending = null; }

@@ -384,7 +384,8 @@ def test_search_finds_cover(served, browser):
                                           "els => els.map(e => e.getAttribute('href'))")
         # The snippets' formulas are typeset too (the search page loads the site's MathJax).
         page.wait_for_function(
-            "() => !/\\\\[(\\[]/.test(document.getElementById('search-results').innerText)",
+            r"() => !/\\\([\s\S]*?\\\)|\\\[[\s\S]*?\\\]/.test("
+            "document.getElementById('search-results').innerText)",
             timeout=30_000,
         )
         page.screenshot(path=str(OUTPUT / "desktop-search-Cover.png"))
