@@ -12,7 +12,8 @@ Jupyter Book stack) from the outputs stored in the lessons; no kernel runs:
 * every figure carries alt text: the image's own description (its ``text/plain``)
   when it has one, else the nearest heading above it;
 * lesson 0 is the landing page, lessons 1-8 follow in the sidebar, then a "How to use
-  this course" page; licences and the citation (``CITATION.cff``) are in the footer;
+  this course" page and the licence texts with the citation (``CITATION.cff``), to
+  which every page's footer links;
 * the site is self-contained: MathJax 2 is copied from Debian's ``libjs-mathjax``
   into ``_static/mathjax`` and Sphinx's own search works offline.
 
@@ -50,6 +51,7 @@ REPO_URL = f"https://github.com/{REPO}"
 BINDER_ROOT = f"https://mybinder.org/v2/gh/{REPO}/{BRANCH}?urlpath=lab/tree/notebooks/"
 INDEX = "00_index"
 HOW_TO = "how_to_use"
+LICENCE = "licence"
 WIDGET_CAPTION = (
     "Still picture: in the notebook, sliders move this figure. "
     '<a href="{url}">Open this lesson on Binder</a> to move them.'
@@ -255,19 +257,38 @@ def how_to_page() -> str:
 
         ## Licence and citation
 
-        The lesson text and figures are under
-        [CC BY 4.0](https://creativecommons.org/licenses/by/4.0/) ({REPO_URL}/blob/{BRANCH}/LICENSE-CONTENT),
-        the code under the [MIT licence]({REPO_URL}/blob/{BRANCH}/LICENSE). Please cite
-        the course as: {citation()}
+        The lesson text and figures are under CC BY 4.0, the code under the MIT licence
+        (both texts: [Licences and citation]({LICENCE}.md)). Please cite the course as:
+        {citation()}
         """).replace("@QUICK@", quick.replace("\n", "\n  "))
 
 
+def licence_page() -> str:
+    """Markdown of the "Licences and citation" page: the licence texts and CITATION.cff."""
+    root = repo_root()
+
+    def text(name: str) -> str:
+        return (root / name).read_text(encoding="utf-8").strip()
+
+    return (
+        "# Licences and citation\n\n"
+        f"## How to cite the course\n\n{citation()}\n\n"
+        f"The citation file, [CITATION.cff]({REPO_URL}/blob/{BRANCH}/CITATION.cff):\n\n"
+        f"```yaml\n{text('CITATION.cff')}\n```\n\n"
+        "## Lesson text and figures: CC BY 4.0\n\n"
+        f"```text\n{text('LICENSE-CONTENT')}\n```\n\n"
+        "## Code: MIT\n\n"
+        f"```text\n{text('LICENSE')}\n```\n"
+    )
+
+
 def _conf(title: str) -> str:
+    # Every page sits at the site's top level, so a relative link works from all of them.
     footer = (
-        f'Text and figures: <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>; '
-        f'code: <a href="{REPO_URL}/blob/{BRANCH}/LICENSE">MIT</a>. '
+        f'Text and figures: <a href="{LICENCE}.html">CC BY 4.0</a>; '
+        f'code: <a href="{LICENCE}.html">MIT</a>. '
         f"Cite as: {html.escape(citation())} "
-        f'(<a href="{REPO_URL}/blob/{BRANCH}/CITATION.cff">CITATION.cff</a>).'
+        f'(<a href="{LICENCE}.html">CITATION.cff</a>).'
     )
     return textwrap.dedent(f"""\
         project = {title!r}
@@ -413,10 +434,11 @@ def write_sources(src: Path, notebooks: list[Path]) -> None:
     lessons = "\n".join(p.stem for p in notebooks if p.stem != INDEX)
     index_nb.cells.append(nbformat.v4.new_markdown_cell(
         f"```{{toctree}}\n:hidden:\n:caption: Lessons\n\n{lessons}\n```\n\n"
-        f"```{{toctree}}\n:hidden:\n:caption: About\n\n{HOW_TO}\n```"
+        f"```{{toctree}}\n:hidden:\n:caption: About\n\n{HOW_TO}\n{LICENCE}\n```"
     ))
     nbformat.write(index_nb, src / f"{INDEX}.ipynb")
     (src / f"{HOW_TO}.md").write_text(how_to_page(), encoding="utf-8")
+    (src / f"{LICENCE}.md").write_text(licence_page(), encoding="utf-8")
     (src / "conf.py").write_text(_conf("The perceptron: an executable course"), encoding="utf-8")
     static = src / "_static"
     static.mkdir()

@@ -210,10 +210,16 @@ def test_course_structure(site_dir):
     for needed in ("mybinder.org", "pip install -e", "colab.research.google.com",
                    "coursetools.homework", "nbgrader", "coursetools.handouts", "coursetools.site"):
         assert needed in how, needed
+    licence = html.unescape((site_dir / "licence.html").read_text(encoding="utf-8"))
+    for needed in ("Attribution 4.0 International", "MIT License", "Permission is hereby granted",
+                   "cff-version"):
+        assert needed in licence, needed
+    assert landing.find('href="how_to_use.html"') < landing.find('href="licence.html"')
     for p in NOTEBOOKS:
         page = (site_dir / f"{p.stem}.html").read_text(encoding="utf-8")
         assert BINDER + p.name in html.unescape(page), f"no Binder link on {p.stem}"
-        for needed in ("CC BY 4.0", "MIT", "perceptron-course: an executable course", "CITATION.cff"):
+        for needed in ("CC BY 4.0", "MIT", "perceptron-course: an executable course", "CITATION.cff",
+                       'href="licence.html"'):
             assert needed in page, (p.stem, needed)
         nb = nbformat.read(p, as_version=4)
         n_checks = sum("hide-input" in c.metadata.get("tags", []) for c in nb.cells)
