@@ -362,16 +362,21 @@ def test_every_page_in_a_browser(site_dir, served, browser):
 
 
 @pytest.mark.browser
-def test_phone_layout_and_figure_screenshot(site_dir, served, browser):
+def test_phone_layout(site_dir, served, browser):
     visit = _Visit(browser, {"width": 390, "height": 844})
+    wide = []
     try:
-        page = visit.open(f"{served}/04_cover_counting.html")
-        page.screenshot(path=str(OUTPUT / "phone-04_cover_counting.png"))
-        width = page.evaluate("document.documentElement.scrollWidth")
-        # A figure scrolled into view, with its caption.
-        page.locator(".site-caption").first.scroll_into_view_if_needed()
-        page.screenshot(path=str(OUTPUT / "phone-04_cover_counting-figure.png"))
-        assert width <= 390 + 1, f"the page scrolls sideways on a phone ({width} px)"
+        for f in sorted(site_dir.glob("[0-9][0-9]_*.html")) + [site_dir / "how_to_use.html"]:
+            page = visit.open(f"{served}/{f.name}")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390 + 1:
+                wide.append(f"{f.name}: {width} px")
+            if f.stem in ("00_index", "04_cover_counting"):
+                page.screenshot(path=str(OUTPUT / f"phone-{f.stem}.png"))
+            if f.stem == "04_cover_counting":  # a figure scrolled into view, with its caption
+                page.locator(".site-caption").first.scroll_into_view_if_needed()
+                page.screenshot(path=str(OUTPUT / "phone-04_cover_counting-figure.png"))
+        assert not wide, f"pages that scroll sideways on a phone: {wide}"
         assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
     finally:
         visit.close()
