@@ -26,8 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 import nbformat
 import pytest
-
-from tests.browser_support import CHROMIUM_ARGS, find_chromium, loopback_guard
+from browser_support import CHROMIUM_ARGS, find_chromium, loopback_guard
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
