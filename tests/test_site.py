@@ -149,6 +149,15 @@ def test_no_solution_or_hidden_test_reaches_the_site(site_dir):
         if line in text
     ]
     assert not leaks, "\n".join(leaks[:20])
+    # The search is not blind: every line of the lessons' ordinary code is found.
+    from coursetools.roles import cell_role
+
+    for path in NOTEBOOKS:
+        page = texts[site_dir / f"{path.stem}.html"]
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code" and cell_role(cell).name in ("lesson", "check", "widget"):
+                for line in map(_norm, cell.source.split("\n")):
+                    assert len(line) < MIN_SECRET_CHARS or line in page, (path.stem, line)
     for f, text in texts.items():
         for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "Worked solution"):
             assert marker not in text, f"{marker!r} in {f.relative_to(site_dir)}"
@@ -414,3 +423,15 @@ def test_site_docstring_examples_run():
 
     failures, tried = doctest.testmod(coursetools.site)
     assert tried > 0 and failures == 0
+
+
+def test_build_refuses_a_folder_it_did_not_build(tmp_path):
+    from coursetools._common import CourseToolsError
+    from coursetools.site import build
+
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(CourseToolsError, match="not a site built by this command"):
+        build(tmp_path, verbose=False)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    with pytest.raises(CourseToolsError, match="refusing"):
+        build(ROOT / "notebooks", verbose=False)
