@@ -99,14 +99,15 @@ def image_alt(description: str, heading: str) -> str:
     return f"Figure: {heading}" if heading else "Figure"
 
 
-_SUMMARY = re.compile(r"^(\s*)(.*</summary>)[ \t]*(\S.*)$")
-_DETAILS_END = re.compile(r"^(\s*)(\S.*?)[ \t]*(</details>.*)$")
+_SUMMARY = re.compile(r"^(\s*)(.*</summary>)[ \t]*(.*)$")
+_DETAILS_END = re.compile(r"^(\s*)(.*?)[ \t]*(</details>.*)$")
 
 
 def markdown_in_details(source: str) -> str:
-    """Blank lines around a ``<details>`` body, so MyST parses it as Markdown (maths too).
+    r"""Blank lines around a ``<details>`` body, so MyST parses it as Markdown (maths too).
 
     Without them the body is part of an HTML block and its ``$...$`` stays raw text.
+    Each line keeps its indentation (a ``<details>`` inside a list item stays there).
 
     >>> print(markdown_in_details("<details><summary>Answer</summary>$x$ is 1.</details>"))
     <details><summary>Answer</summary>
@@ -114,16 +115,24 @@ def markdown_in_details(source: str) -> str:
     $x$ is 1.
     <BLANKLINE>
     </details>
+    >>> print(markdown_in_details("  <details><summary>Why</summary>\n  $y$\n  </details>"))
+      <details><summary>Why</summary>
+    <BLANKLINE>
+      $y$
+    <BLANKLINE>
+      </details>
     """
-    out = []
+    out: list[str] = []
     for line in source.split("\n"):
         m = _SUMMARY.match(line)
         if m:
             out += [m.group(1) + m.group(2), ""]
+            if not m.group(3).strip():
+                continue
             line = m.group(1) + m.group(3)
         m = _DETAILS_END.match(line)
-        if m and "<details" not in m.group(2) and not m.group(2).endswith("</summary>"):
-            out += [m.group(1) + m.group(2), "", m.group(1) + m.group(3)]
+        if m and "<details" not in m.group(2):
+            out += ([m.group(1) + m.group(2)] if m.group(2) else []) + ["", m.group(1) + m.group(3)]
         else:
             out.append(line)
     return "\n".join(out)
