@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 
+import ipywidgets as widgets
 import numpy as np
 import pytest
 from PIL import Image
@@ -55,3 +56,19 @@ def test_blitted_frames_match_a_full_redraw(name: str) -> None:
     differ = np.any(np.abs(blitted - full) > 8, axis=-1)
     # Only the stacking order where a moving artist overlaps a static one may differ.
     assert differ.mean() < 0.002
+
+
+@pytest.mark.parametrize("name", sorted(all_demos()))
+def test_slider_values_start_on_their_step_grid(name: str) -> None:
+    """The browser snaps an off-grid value and sends it back: the stored frame would then
+    differ from what a student sees after Run All (lesson 6's gamma, lesson 8's alpha)."""
+    import math
+
+    for label, control in all_demos()[name]().controls.items():
+        if isinstance(control, widgets.FloatLogSlider):
+            steps = (math.log(control.value, control.base) - control.min) / control.step
+        elif isinstance(control, widgets.FloatSlider):
+            steps = (control.value - control.min) / control.step
+        else:
+            continue
+        assert abs(steps - round(steps)) < 1e-9, f"{name}/{label}: {control.value} is off the grid"

@@ -29,6 +29,7 @@ import hashlib
 import html
 import io
 import itertools
+import math
 import re
 import uuid
 import weakref
@@ -161,6 +162,30 @@ def _long_track(control: widgets.Widget) -> None:
         return
     control.layout.width = "100%"
     control.layout.max_width = SLIDER_MAX_WIDTH
+
+
+def _on_step_grid(control: widgets.Widget) -> None:
+    """Move a slider's value onto its step grid, where the browser would put it.
+
+    A slider shown in the browser snaps an off-grid value (0.247 with step 0.0025) to the
+    nearest step and sends it back: the figure a student sees would then differ from the
+    one the lesson stored. Snapping here, before the first frame, makes them the same.
+
+    >>> s = widgets.FloatSlider(value=0.247, min=0.0, max=1.0, step=0.0025)
+    >>> _on_step_grid(s); round(s.value, 12)
+    0.2475
+    """
+    if isinstance(control, widgets.FloatLogSlider):
+        exponent = math.log(control.value, control.base)
+        steps = (exponent - control.min) / control.step
+        if abs(steps - round(steps)) > 1e-9:
+            snapped = min(max(control.min + round(steps) * control.step, control.min), control.max)
+            control.value = control.base**snapped
+    elif isinstance(control, widgets.FloatSlider) and control.step:
+        steps = (control.value - control.min) / control.step
+        if abs(steps - round(steps)) > 1e-9:
+            snapped = control.min + round(steps) * control.step
+            control.value = min(max(snapped, control.min), control.max)
 
 
 class LiveOutput:
@@ -299,6 +324,7 @@ class SliderFigure:
         self.n_redraws = 0
         for control in self.controls.values():
             _long_track(control)
+            _on_step_grid(control)
             control.observe(self._on_change, names="value")
         #: The only widget: the row of controls.
         self.widget = widgets.VBox(list(self.controls.values()))

@@ -232,7 +232,8 @@ def build_learning_explorer(
 
     controls = {
         "alpha": widgets.FloatLogSlider(value=alpha, base=10, min=np.log10(0.25), max=np.log10(50.0),
-                                        step=0.02, description="α", readout_format=".2f",
+                                        # 15 steps per doubling: 0.5, 1, 2, 4, ... on the grid
+                                        step=np.log10(2.0) / 15, description="α", readout_format=".2f",
                                         continuous_update=True),
     }
 
