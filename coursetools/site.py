@@ -408,6 +408,33 @@ _REDIRECT = """<!DOCTYPE html>
 """
 
 
+_IMG = re.compile(r"<img\b[^>]*>")
+
+
+def theme_image_alt(page: str) -> str:
+    """Alt text for the theme's own icons that lack one (older sphinx-book-theme's logos).
+
+    Only images under ``_static/``; the lessons' figures get theirs from ``site_notebook``.
+
+    >>> theme_image_alt('<img src="_static/images/logo_binder.svg">')
+    '<img alt="Binder logo" src="_static/images/logo_binder.svg">'
+    >>> theme_image_alt('<img alt="" src="_static/images/logo_colab.png" />')
+    '<img alt="Colab logo" src="_static/images/logo_colab.png" />'
+    """
+
+    def fix(m: re.Match) -> str:
+        tag = m.group(0)
+        src = re.search(r'\bsrc="([^"]*)"', tag)
+        if not src or "_static/" not in src.group(1) or re.search(r'\balt="\s*[^"\s]', tag):
+            return tag
+        words = re.split(r"[_\-\s]+", Path(src.group(1)).stem)
+        name = " ".join(words[1:]).title() + " logo" if words[0] == "logo" else " ".join(words)
+        tag = re.sub(r'\s*\balt="[^"]*"', "", tag)
+        return tag.replace("<img", f'<img alt="{html.escape(name)}"', 1)
+
+    return _IMG.sub(fix, page)
+
+
 def copy_mathjax(dest: Path) -> None:
     """Copy the parts of the local MathJax 2 the site uses into ``dest``."""
     js = find_mathjax()
@@ -485,6 +512,11 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True) -> Path:
         for leftover in (staging / "_static").glob("*webpack-macros.html"):
             leftover.unlink()
         shutil.rmtree(staging / "_sources", ignore_errors=True)
+        for page in staging.glob("*.html"):
+            text = page.read_text(encoding="utf-8")
+            fixed = theme_image_alt(text)
+            if fixed != text:
+                page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")
         if out.exists():
             shutil.rmtree(out)
