@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -30,9 +29,11 @@ from scipy.linalg.lapack import dpotrf, dtrtrs
 from scipy.optimize import linprog, nnls
 
 from perclib._validation import (
+    as_flag,
     as_labels,
     as_patterns,
     as_positive_float,
+    as_real,
     as_weights,
     reject_complex,
 )
@@ -52,21 +53,6 @@ _HIGHS_OPTIONS = {
 
 # More subsets than this make the general-position test impractically slow.
 MAX_SUBSETS = 2_000_000
-
-
-def _as_flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _as_real(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value
 
 
 def _row_norms(A: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -196,7 +182,7 @@ def separating_weights(
     """
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
     verdict, scale = _separability_lp(X, y, threshold)
     w_hat = verdict.w
     if w_hat is None:
@@ -308,8 +294,8 @@ def in_general_position(X: ArrayLike, *, threshold: bool = False, tol: float = 1
     False
     """
     X = as_patterns(X)
-    threshold = _as_flag(threshold, "threshold")
-    tol = _as_real(tol, "tol")
+    threshold = as_flag(threshold, "threshold")
+    tol = as_real(tol, "tol")
     if not 0 < tol < 1:
         raise ValueError(f"tol must be between 0 and 1 (exclusive), got {tol}")
     Z = _homogeneous(_normalised(X)[0], threshold)
@@ -369,7 +355,7 @@ def pattern_margins(
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
     w = as_weights(w, X.shape[1])
-    b = _as_real(b, "b")
+    b = as_real(b, "b")
     wmax = float(np.max(np.abs(w)))
     if wmax == 0:
         raise ValueError("w is the zero vector: it defines no hyperplane, so no margin")
@@ -933,7 +919,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
     """
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
-    threshold = _as_flag(threshold, "threshold")
+    threshold = as_flag(threshold, "threshold")
     P, N = X.shape
     if threshold and np.all(y == y[0]):
         raise ValueError(
