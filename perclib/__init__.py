@@ -96,50 +96,26 @@ if TYPE_CHECKING:  # the same names, eagerly, for type checkers and IDEs
         to_pm1,
     )
 
-#: Where each public name lives; imported on first access.
-_SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
-    "perclib.capacity": (
-        "ExtensionSplit", "SeparableFractionEstimate", "arrangement_dichotomies", "capacity_curve",
-        "cover_counts", "dependent_subsets", "extension_split", "nonseparable_restrictions",
-        "project_out", "separable_fraction_mc",
-    ),
-    "perclib.counting": (
-        "capacity_fraction", "count_dichotomies", "cover_count", "cover_count_symbolic",
-        "separable_dichotomies",
-    ),
-    "perclib.data": (
-        "TeacherData", "boolean_cube", "boolean_function", "gaussian_patterns", "random_labels",
-        "teacher_data", "xor",
-    ),
-    "perclib.geometry": (
-        "MaxMarginResult", "admissible_arc", "direction_margins", "in_general_position",
-        "is_separable", "margin", "max_margin", "pattern_margins", "separating_weights",
-    ),
-    "perclib.kernels": (
-        "gram_matrix", "polynomial_features",
-    ),
-    "perclib.margin_capacity": (
-        "dichotomy_margins", "margin_dichotomy_count", "shattering_margin",
-    ),
-    "perclib.novikoff": (
-        "NovikoffTrace", "mistake_bound", "novikoff_trace", "radius", "separator_margin",
-    ),
-    "perclib.statmech": (
-        "CapacitySample", "LearningCurve", "capacity_sample", "gardner_capacity",
-        "generalization_error", "gibbs_generalization", "hebb_generalization", "learning_curve",
-        "max_margin_generalization", "overlap",
-    ),
-    "perclib.train": (
-        "AveragedResult", "KernelPerceptronResult", "LargeMarginResult", "PerceptronResult",
-        "PocketResult", "adatron", "averaged_perceptron", "kernel_perceptron", "margin_perceptron",
-        "minover", "perceptron", "pocket",
-    ),
-    "perclib.units": (
-        "augment", "augment_weights", "reflect", "sign", "split_augmented", "threshold_unit",
-        "to_01", "to_pm1",
-    ),
-}
-_LAZY = {name: module for module, names in _SUBMODULE_NAMES.items() for name in names}
+def _lazy_names() -> dict[str, str]:
+    """Public name -> its submodule, read from the ``TYPE_CHECKING`` imports above.
+
+    One list to keep: the block above serves type checkers and is parsed here (about a
+    millisecond) to drive the lazy imports.
+    """
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    block = next(node for node in tree.body if isinstance(node, ast.If))
+    return {
+        alias.name: node.module
+        for node in block.body
+        if isinstance(node, ast.ImportFrom) and node.module is not None
+        for alias in node.names
+    }
+
+
+_LAZY = _lazy_names()
 
 __version__ = "0.1.0"
 

@@ -72,3 +72,8 @@ def test_docstring_examples_run(module_name: str) -> None:
     module = importlib.import_module(module_name)
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert failures == 0, f"{failures} docstring example(s) failed in {module_name}"
+
+
+def test_lazy_imports_cover_exactly_the_public_api() -> None:
+    """Every name in __all__ is importable lazily, and nothing else is."""
+    assert set(perclib._LAZY) == set(perclib.__all__)
