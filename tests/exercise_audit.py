@@ -1,0 +1,145 @@
+"""Feed lazy and wrong answers to a lesson's *visible* exercise checks.
+
+A table per lesson (``tests/lazy_answers/lessonNN.py``) lists, for each autograded
+exercise (nbgrader grade id ``exN-answer``), attempts a lazy or confused student would
+write. Each attempt replaces the stub of the student version (what
+``coursetools.homework`` hands out: hidden tests removed), then the check cell under it
+runs. The attempt must make that visible check fail with an ``AssertionError`` whose
+message is not empty and does not contain any of the attempt's ``secrets`` (the answer).
+The lesson's own solution must then pass the same visible check.
+
+Attempt labels start with their kind: ``library:`` (calls the perclib function the
+exercise asks the student to write), ``hard-coded:`` (returns numbers the lesson printed
+or a lookup table), ``wrong:`` (a usual mistake).
+"""
+
+from __future__ import annotations
+
+import importlib
+import queue
+import re
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+from jupyter_client.manager import start_new_kernel
+
+from coursetools.homework import student_version
+
+ROOT = Path(__file__).resolve().parent.parent
+KINDS = ("library", "hard-coded", "wrong")
+STUB = re.compile(r"^(?P<indent>[ \t]*)# YOUR CODE HERE\n(?P=indent)raise NotImplementedError\(\)$", re.M)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One answer a student might give: ``code`` replaces the stub of the exercise."""
+
+    label: str
+    code: str
+    secrets: tuple[str, ...] = field(default=())
+
+    @property
+    def kind(self) -> str:
+        return self.label.split(":", 1)[0]
+
+
+@dataclass
+class Outcome:
+    exercise: str
+    label: str
+    problem: str | None  # None: the attempt failed the check as it should
+    message: str = ""
+
+
+def load_table(lesson_number: int) -> dict[str, list[Attempt]]:
+    """The attempts of one lesson, keyed by grade id (``ex1-answer``)."""
+    module = importlib.import_module(f"lazy_answers.lesson{lesson_number:02d}")
+    return module.ATTEMPTS
+
+
+def fill_stub(stub_source: str, code: str) -> str:
+    """The student's cell with ``code`` written where the stub is."""
+    match = STUB.search(stub_source)
+    if match is None:
+        raise ValueError("no '# YOUR CODE HERE' stub in the cell")
+    body = textwrap.indent(textwrap.dedent(code).strip("\n"), match["indent"])
+    return stub_source[: match.start()] + body + stub_source[match.end() :]
+
+
+class Kernel:
+    """A Python kernel started in ``notebooks/`` that runs cells and reports errors."""
+
+    def __init__(self) -> None:
+        self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT / "notebooks"))
+
+    def run(self, code: str, timeout: float = 300) -> tuple[str | None, str, str]:
+        """Run ``code``; return (error name or None, error value, printed text)."""
+        printed: list[str] = []
+
+        def hook(msg: dict) -> None:
+            if msg["msg_type"] == "stream":
+                printed.append(msg["content"]["text"])
+
+        try:
+            reply = self.kc.execute_interactive(code, timeout=timeout, output_hook=hook, allow_stdin=False)
+        except (TimeoutError, queue.Empty):
+            return "Timeout", f"the cell ran longer than {timeout} s", "".join(printed)
+        content = reply["content"]
+        if content["status"] == "error":
+            return content["ename"], content["evalue"], "".join(printed)
+        return None, "", "".join(printed)
+
+    def close(self) -> None:
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)
+
+
+def audit(lesson: Path, table: dict[str, list[Attempt]]) -> list[Outcome]:
+    """Run the lesson, and at every exercise its attempts, the solution and the check."""
+    instructor = nbformat.read(lesson, as_version=4)
+    student = student_version(instructor, lesson.name)
+    outcomes: list[Outcome] = []
+    kernel = Kernel()
+    try:
+        kernel.run("import matplotlib; matplotlib.use('Agg')")
+        cells = list(zip(instructor.cells, student.cells, strict=True))
+        for index, (full, stub) in enumerate(cells):
+            if full.cell_type != "code":
+                continue
+            grade_id = full.metadata.get("nbgrader", {}).get("grade_id", "")
+            if grade_id.endswith("-answer") and full.metadata["nbgrader"].get("solution"):
+                check = cells[index + 1][1]
+                outcomes += _try_attempts(kernel, grade_id, stub.source, check.source, table)
+            error, value, _ = kernel.run(full.source if grade_id.endswith("-answer") else stub.source)
+            if error is not None:
+                outcomes.append(Outcome(grade_id or f"cell {index}", "the lesson itself",
+                                        f"raised {error}: {value}"))
+                break
+    finally:
+        kernel.close()
+    return outcomes
+
+
+def _try_attempts(kernel: Kernel, grade_id: str, stub: str, check: str,
+                  table: dict[str, list[Attempt]]) -> list[Outcome]:
+    outcomes = []
+    for attempt in table.get(grade_id, []):
+        error, value, printed = kernel.run(fill_stub(stub, attempt.code))
+        if error is not None:
+            outcomes.append(Outcome(grade_id, attempt.label, f"the attempt itself raised {error}: {value}"))
+            continue
+        error, value, printed = kernel.run(check)
+        if error is None:
+            problem = f"passed the visible check (printed {printed.strip()!r})"
+        elif error != "AssertionError":
+            problem = f"failed with {error}: {value} (not an AssertionError that explains)"
+        elif not value.strip():
+            problem = "failed with an AssertionError without a message"
+        elif leaked := [s for s in attempt.secrets if s in value]:
+            problem = f"the message prints the answer {leaked}: {value}"
+        else:
+            problem = None
+        outcomes.append(Outcome(grade_id, attempt.label, problem, value))
+    return outcomes

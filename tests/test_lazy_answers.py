@@ -1,0 +1,51 @@
+"""Lazy and wrong answers must fail every exercise's visible check (issues 21 and 22).
+
+The attempts live in ``tests/lazy_answers/lessonNN.py``; the harness is
+``tests/exercise_audit.py``. Every autograded exercise has at least one hard-coded
+attempt and two wrong ones (and a ``library:`` attempt where perclib has the function
+the exercise asks for); each must fail its visible check with an ``AssertionError``
+that explains and does not print the answer, and the lesson's solution must pass.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from exercise_audit import ROOT, audit, fill_stub, load_table
+
+LESSONS = sorted((ROOT / "notebooks").glob("0[1-8]_*.ipynb"))
+
+
+def _autograded_answers(lesson: Path) -> list[str]:
+    nb = json.loads(lesson.read_text())
+    return [c["metadata"]["nbgrader"]["grade_id"] for c in nb["cells"]
+            if c["metadata"].get("nbgrader", {}).get("solution") and c["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_exercise_has_a_table_of_attempts(lesson: Path) -> None:
+    table = load_table(int(lesson.name[:2]))
+    answers = _autograded_answers(lesson)
+    assert sorted(table) == sorted(answers), f"{lesson.name}: table keys {sorted(table)} vs {answers}"
+    for grade_id, attempts in table.items():
+        kinds = [a.kind for a in attempts]
+        assert kinds.count("hard-coded") >= 1, f"{lesson.name} {grade_id}: no hard-coded attempt"
+        assert kinds.count("wrong") >= 2, f"{lesson.name} {grade_id}: fewer than two wrong answers"
+        assert set(kinds) <= {"library", "hard-coded", "wrong"}, f"{grade_id}: unknown kind in {kinds}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_lazy_and_wrong_answers_fail_the_visible_checks(lesson: Path) -> None:
+    outcomes = audit(lesson, load_table(int(lesson.name[:2])))
+    problems = [f"{o.exercise} [{o.label}]: {o.problem}" for o in outcomes if o.problem]
+    assert not problems, f"{lesson.name}:\n" + "\n".join(problems)
+    assert outcomes, f"{lesson.name}: no attempt ran"
+
+
+def test_fill_stub_keeps_the_indentation() -> None:
+    stub = "def f(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
+    assert fill_stub(stub, "y = x\nreturn y") == "def f(x):\n    y = x\n    return y\n"
+    with pytest.raises(ValueError, match="stub"):
+        fill_stub("x = 1", "x = 2")
