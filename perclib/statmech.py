@@ -217,6 +217,42 @@ def gibbs_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
 
 
+def bayes_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
+    """Large-N generalisation error of the Bayes-optimal student (the floor of all students).
+
+    The Bayes-optimal prediction on a new pattern is the majority vote of the version
+    space; for large N it is the prediction of the version space's centre of mass.
+    Two independent Gibbs students have the same overlap ``q = R`` with each other as
+    with the teacher (the teacher is itself a uniform point of the version space), so
+    the centre of mass has overlap ``R / sqrt(q) = sqrt(R)`` with the teacher, where
+    ``R`` solves the Gibbs saddle point (:func:`gibbs_generalization`). Hence
+    ``eps = arccos(sqrt(R)) / pi``, about ``0.442 / alpha`` (``1 / sqrt(2)`` of Gibbs)
+    for large ``alpha``. No student trained on the same examples does better on
+    average.
+
+    Parameters
+    ----------
+    alpha : float or array_like
+        Examples per weight, ``P / N`` (>= 0).
+
+    Returns
+    -------
+    float or ndarray
+        A float for a scalar ``alpha``, else an array of the same shape.
+
+    Examples
+    --------
+    >>> round(bayes_generalization(1.0), 3)
+    0.254
+    >>> bool(bayes_generalization(4.0) < gibbs_generalization(4.0))
+    True
+    """
+    a = _as_real_array(alpha, "alpha", 0.0)
+    eps = np.array([np.arccos(np.sqrt(_gibbs_overlap(float(x)))) / np.pi if x > 0 else 0.5
+                    for x in a.ravel()])
+    return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
+
+
 #: Largest alpha :func:`max_margin_generalization` accepts (checked to 1e-6 up to 1e4).
 MAX_ALPHA = 1e5
 # Gauss-Legendre rule for the panels of _stability_integral.
@@ -318,6 +354,69 @@ def max_margin_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
         out.append(_max_stability(float(x))[1] / np.pi if x > 0 else 0.5)
     eps = np.array(out)
     return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
+
+
+@dataclass(frozen=True)
+class MaxMarginTheory:
+    """The large-N maximally stable student at one ``alpha`` (see :func:`max_margin_theory`).
+
+    Attributes
+    ----------
+    alpha : float
+    kappa : float
+        Its stability (margin in units of the pattern entries).
+    overlap : float
+        ``R``, its normalised overlap with the teacher.
+    error : float
+        ``arccos(R) / pi``.
+    support_fraction : float
+        Fraction of the training patterns that end on the margin (support patterns).
+    """
+
+    alpha: float
+    kappa: float
+    overlap: float
+    error: float
+    support_fraction: float
+
+
+def max_margin_theory(alpha: float) -> MaxMarginTheory:
+    """Stability, overlap, error and support fraction of the maximum-margin student.
+
+    The capacity argument with a teacher: a pattern's stability before the weights
+    adapt to it is ``t = R |u| + sqrt(1 - R^2) g`` (``u = B . x``, ``g`` an independent
+    standard normal), with density ``2 phi(t) H(-R t / sqrt(1 - R^2))``. Lifting the
+    patterns with ``t < kappa`` to ``kappa`` costs ``alpha int_{t<kappa} (kappa - t)^2``
+    of the budget ``1 - R^2`` left after the overlap with the teacher is fixed. The
+    maximum-margin student has the largest ``kappa`` that some ``R`` can afford, and
+    that ``R``; the lifted patterns, a fraction
+    ``int_{t<kappa} Dt 2 H(-R t / sqrt(1 - R^2))``, end on the margin.
+
+    Parameters
+    ----------
+    alpha : float
+        Examples per weight, ``0 < alpha <= 1e5``.
+
+    Returns
+    -------
+    MaxMarginTheory
+
+    Examples
+    --------
+    >>> th = max_margin_theory(1.0)
+    >>> round(th.kappa, 3), round(th.overlap, 3), round(th.support_fraction, 3)
+    (0.787, 0.671, 0.624)
+    """
+    a = _as_real_array(alpha, "alpha", 0.0)
+    if a.ndim != 0 or not 0 < float(a) <= MAX_ALPHA:
+        raise ValueError(f"alpha must be one number in (0, {MAX_ALPHA:g}], got {alpha!r}")
+    kappa, theta = _max_stability(float(a))
+    slope = math.cos(theta) / math.sin(theta)  # R / sqrt(1 - R^2)
+    lo = max(-_CUT, -_CUT / slope)
+    t, w = _gauss_legendre(lo, kappa, min(1.0, 1.0 / slope))
+    fraction = float(np.sum(w * 2 * ndtr(slope * t) * _phi(t)))
+    return MaxMarginTheory(alpha=float(a), kappa=kappa, overlap=math.cos(theta),
+                           error=theta / math.pi, support_fraction=fraction)
 
 
 # ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from scipy.stats import norm
 
 from perclib import max_margin
 from perclib.statmech import (
+    bayes_generalization,
     capacity_sample,
     gardner_capacity,
     generalization_error,
@@ -24,6 +25,7 @@ from perclib.statmech import (
     hebb_generalization,
     learning_curve,
     max_margin_generalization,
+    max_margin_theory,
     overlap,
 )
 
@@ -270,3 +272,85 @@ def test_max_margin_generalization_refuses_alpha_beyond_its_domain():
     assert 1e5 * max_margin_generalization(1e5) == pytest.approx(0.5005, abs=1e-3)
     with pytest.raises(ValueError, match=r"alpha must be <= 100000 .*got 1e\+06.*0\.50 / alpha"):
         max_margin_generalization([1.0, 1e6])
+
+
+# ---------------------------------------------------------------------------
+# Bayes-optimal student and the maximum-margin order parameters
+# ---------------------------------------------------------------------------
+
+
+def _gibbs_overlap_by_quad(alpha: float) -> float:
+    """R of Gibbs learning from scipy quad and brentq, independent of perclib's grid."""
+    from scipy.optimize import brentq
+
+    def rhs(R):
+        def f(t):
+            return np.exp(-R * t * t / 2 - norm.logsf(-np.sqrt(R) * t)) * norm.pdf(t)
+
+        return alpha / np.pi * quad(f, -40, 40, points=[0], limit=200, epsabs=1e-14)[0]
+
+    return brentq(lambda R: R / np.sqrt(1 - R) - rhs(R), 1e-12, 1 - 1e-14, xtol=1e-15)
+
+
+@pytest.mark.parametrize("alpha", [0.3, 1.0, 5.0, 40.0])
+def test_bayes_generalization_is_the_centre_of_mass_of_gibbs(alpha):
+    R = _gibbs_overlap_by_quad(alpha)
+    assert bayes_generalization(alpha) == pytest.approx(np.arccos(np.sqrt(R)) / np.pi, rel=1e-6)
+
+
+def test_bayes_generalization_asymptote_and_floor():
+    # Literature: eps_Bayes ~ 0.442 / alpha (Opper and Haussler 1991; Engel and Van den
+    # Broeck 2001, ch. 3), 1/sqrt(2) of the Gibbs constant.
+    for a in (500.0, 2000.0):
+        assert a * bayes_generalization(a) == pytest.approx(0.442, abs=1e-3)
+    alphas = np.geomspace(0.05, 300.0, 25)
+    bayes = bayes_generalization(alphas)
+    assert bayes.shape == alphas.shape and np.all(np.diff(bayes) < 0)
+    # The floor: below Gibbs, maximum margin and Hebb at every alpha.
+    for other in (gibbs_generalization, max_margin_generalization, hebb_generalization):
+        assert np.all(bayes < other(alphas)), other.__name__
+    assert bayes_generalization(0.0) == 0.5
+    with pytest.raises(ValueError, match="alpha"):
+        bayes_generalization(-1.0)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 2.0, 20.0])
+def test_max_margin_theory_satisfies_the_budget_equation(alpha):
+    th = max_margin_theory(alpha)
+    R, k = th.overlap, th.kappa
+    s = np.sqrt(1 - R**2)
+
+    def cost(r):
+        sr = np.sqrt(1 - r**2)
+        integrand = lambda t: 2 * norm.cdf(r * t / sr) * norm.pdf(t) * (k - t) ** 2  # noqa: E731
+        return alpha * quad(integrand, -40, k, points=[0], limit=200)[0]
+
+    # The budget 1 - R^2 is exactly spent at R, and overspent at nearby overlaps.
+    assert cost(R) == pytest.approx(1 - R**2, rel=1e-6)
+    for r in (R - 0.01 * s, R + 0.01 * s):
+        assert cost(r) > 1 - r**2
+    fraction = quad(lambda t: 2 * norm.cdf(R * t / s) * norm.pdf(t), -40, k, points=[0])[0]
+    assert th.support_fraction == pytest.approx(fraction, rel=1e-6)
+    assert th.error == pytest.approx(max_margin_generalization(alpha), rel=1e-12)
+
+
+def test_max_margin_theory_support_fraction_against_simulation():
+    rng = np.random.default_rng(4)
+    N, alpha = 150, 2.0
+    P = int(alpha * N)
+    fractions = []
+    for _ in range(6):
+        B, X = rng.standard_normal(N), rng.standard_normal((P, N))
+        y = np.where(X @ B > 0, 1.0, -1.0)
+        fractions.append(len(max_margin(X, y).support) / P)
+    sem = np.std(fractions, ddof=1) / np.sqrt(len(fractions))
+    assert abs(np.mean(fractions) - max_margin_theory(alpha).support_fraction) < 3 * sem + 0.01
+
+
+def test_max_margin_theory_large_alpha_and_bad_input():
+    th = max_margin_theory(1000.0)
+    # N support patterns out of alpha N, and kappa ~ 1/alpha, as alpha grows.
+    assert th.support_fraction * 1000 == pytest.approx(1.0, abs=2e-3)
+    for bad in (0.0, -1.0, 2e5, [1.0, 2.0]):
+        with pytest.raises(ValueError, match="alpha"):
+            max_margin_theory(bad)
