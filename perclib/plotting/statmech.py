@@ -1,0 +1,155 @@
+"""Figures of lesson 8 (statistical mechanics): Gardner volumes, capacity, learning curves.
+
+Each function builds one figure of the lesson from its data and returns it, so the
+lesson cell shows the computation and one call.
+
+Examples
+--------
+>>> import numpy as np
+>>> from perclib.plotting.statmech import plot_volume_streams
+>>> fig = plot_volume_streams([0.5 ** np.arange(1, 7)], n_dims=3)
+>>> fig.axes[0].get_ylabel()
+'Gardner volume $V$'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
+
+from perclib.plotting import (
+    ACCENT_COLOR,
+    MARGIN_COLOR,
+    NEGATIVE_COLOR,
+    POSITIVE_COLOR,
+    new_figure,
+)
+from perclib.statmech import (
+    CapacitySample,
+    LearningCurve,
+    bayes_generalization,
+    gardner_capacity,
+    gibbs_generalization,
+    hebb_generalization,
+    max_margin_generalization,
+)
+
+#: One colour per system size in the capacity figure (light to dark as N grows).
+SIZE_COLORS = ("#56B4E9", POSITIVE_COLOR, "#000000")
+
+
+def plot_volume_streams(streams: Sequence[ArrayLike], n_dims: int) -> Figure:
+    """Gardner volumes after 1, 2, ... patterns, one line per stream, and the average 2^-P.
+
+    Parameters
+    ----------
+    streams : sequence of 1-D array_like
+        For each stream, the fraction of directions that survive the first
+        1, 2, ..., P patterns (all streams of the same length P). Zeros are not drawn
+        (the axis is logarithmic).
+    n_dims : int
+        Dimension N of the patterns; a dotted line marks P = 2N.
+
+    Examples
+    --------
+    >>> fig = plot_volume_streams([[0.5, 0.2, 0.0]], n_dims=1)
+    >>> len(fig.axes[0].get_lines())  # one stream, the average, the 2N line
+    3
+    """
+    rows = [np.asarray(v, dtype=float) for v in streams]
+    if not rows or any(r.ndim != 1 or r.shape != rows[0].shape for r in rows):
+        raise ValueError("streams must be a non-empty list of 1-D arrays of one length")
+    P_axis = np.arange(1, rows[0].size + 1)
+    fig, (ax,) = new_figure(width=5.6, height=3.4)
+    for V in rows:
+        alive = V > 0
+        ax.semilogy(P_axis[alive], V[alive], "o-", color=POSITIVE_COLOR, ms=3, lw=1, alpha=0.7)
+    ax.semilogy(P_axis, 0.5**P_axis, "--", color=ACCENT_COLOR, label="average: $2^{-P}$")
+    ax.axvline(2 * n_dims, color=MARGIN_COLOR, lw=0.8, ls=":")
+    ax.set_xlabel(f"number of patterns $P$  ($N = {n_dims}$)")
+    ax.set_ylabel("Gardner volume $V$")
+    ax.set_xticks(P_axis)
+    ax.legend(loc="lower left")
+    return fig
+
+
+def plot_capacity_samples(samples: Sequence[CapacitySample],
+                          kappas: Sequence[float] = (0.0, 0.5)) -> Figure:
+    """Fraction of random labellings storable with stability kappa, against alpha.
+
+    One panel per ``kappa``, one curve (with binomial standard errors) per sample
+    size, and Gardner's prediction ``alpha_c(kappa)`` as a dashed line.
+
+    Examples
+    --------
+    >>> from perclib.statmech import capacity_sample
+    >>> s = capacity_sample([0.5, 1.0], 10, n_samples=3, rng=0)
+    >>> fig = plot_capacity_samples([s], kappas=(0.0,))
+    >>> fig.axes[0].get_title().endswith("= 2.000$")
+    True
+    """
+    if len(samples) > len(SIZE_COLORS):
+        raise ValueError(f"at most {len(SIZE_COLORS)} samples, got {len(samples)}")
+    fig, axes = new_figure(len(kappas), width=4.2, height=3.4)
+    for ax, kap in zip(axes, kappas, strict=True):
+        for s, color in zip(samples, SIZE_COLORS, strict=False):
+            f, err = s.fraction(kap)
+            ax.errorbar(s.alpha, f, yerr=err, fmt="o-", ms=3, lw=1, color=color,
+                        label=f"N = {s.N}")
+        a_c = gardner_capacity(kap)
+        ax.axvline(a_c, color=ACCENT_COLOR, ls="--", lw=1.5)
+        ax.set_title(rf"$\kappa = {kap}$: prediction $\alpha_c = {a_c:.3f}$")
+        ax.set_xlabel(r"patterns per weight $\alpha = P/N$")
+    axes[0].set_ylabel(r"fraction storable with stability $\kappa$")
+    axes[0].legend(loc="lower left")
+    return fig
+
+
+#: Theory curves of the learning-curve figure: (label, function, colour, line style).
+THEORY_CURVES = (
+    ("Hebb", hebb_generalization, NEGATIVE_COLOR, "-"),
+    ("Gibbs", gibbs_generalization, MARGIN_COLOR, "-"),
+    ("maximum margin", max_margin_generalization, POSITIVE_COLOR, "-"),
+    ("Bayes-optimal (floor)", bayes_generalization, "#000000", "--"),
+)
+_MARKERS = {"hebb": ("s", NEGATIVE_COLOR), "perceptron": ("^", ACCENT_COLOR),
+            "max_margin": ("o", POSITIVE_COLOR)}
+
+
+def plot_learning_curves(curves: Sequence[LearningCurve],
+                         alpha_range: tuple[float, float] = (0.25, 50.0)) -> Figure:
+    """Simulated learning curves (points with standard errors) against the theory curves.
+
+    Log-log axes; the theory curves are Hebb, Gibbs, maximum margin and the
+    Bayes-optimal floor, with the asymptotes ``0.50/alpha`` and ``0.625/alpha`` dotted.
+
+    Examples
+    --------
+    >>> from perclib.statmech import learning_curve
+    >>> lc = learning_curve([1.0, 2.0], 20, rule="hebb", n_runs=2, rng=0)
+    >>> fig = plot_learning_curves([lc], alpha_range=(0.5, 4.0))
+    >>> len(fig.axes[0].get_lines()) >= 6
+    True
+    """
+    lo, hi = alpha_range
+    if not 0 < lo < hi:
+        raise ValueError(f"alpha_range must be (lo, hi) with 0 < lo < hi, got {alpha_range!r}")
+    a = np.geomspace(lo, hi, 36)
+    fig, (ax,) = new_figure(width=6.4, height=4.2)
+    for name, curve, color, style in THEORY_CURVES:
+        ax.loglog(a, curve(a), style, color=color, lw=1.5, label=f"{name}, theory")
+    ax.loglog(a, 0.5 / a, ":", color=POSITIVE_COLOR, label=r"$0.50/\alpha$")
+    ax.loglog(a, 0.625 / a, ":", color=MARGIN_COLOR, label=r"$0.625/\alpha$")
+    for c in curves:
+        marker, color = _MARKERS[c.rule]
+        ax.errorbar(c.alpha, c.mean, yerr=c.sem, fmt=marker, color=color, ms=5,
+                    label=f"{c.rule.replace('_', ' ')}, N = {c.N}")
+    ax.set_xlim(lo, hi)
+    ax.set_ylim(0.004, 0.6)
+    ax.set_xlabel(r"examples per weight $\alpha = P/N$")
+    ax.set_ylabel(r"generalisation error $\varepsilon$")
+    ax.legend(loc="lower left", ncol=2)
+    return fig
