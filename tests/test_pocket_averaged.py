@@ -61,13 +61,82 @@ def gallant_loop(X, y, orders):
     return best
 
 
+def gallant_ratchet_loop(X, y, orders):
+    """Gallant's pocket with ratchet, one presentation at a time.
+
+    A longer run than the pocket's *and* fewer training errors replace the pocket; while
+    the pocket's weights are the current ones, their run keeps counting as the pocket's.
+    """
+    w = np.zeros(X.shape[1])
+    run, in_pocket = 0, True  # the pocket starts with the starting weights
+    best, best_run, best_errors = w.copy(), 0, errors_of(w, X, y)
+    for order in orders:
+        for i in order:
+            if y[i] * (w @ X[i]) > 0:
+                run += 1
+                if in_pocket:
+                    best_run = run
+                elif run > best_run:
+                    e = errors_of(w, X, y)
+                    if e < best_errors:
+                        best, best_run, best_errors, in_pocket = w.copy(), run, e, True
+            else:
+                w = w + y[i] * X[i]
+                run, in_pocket = 0, False
+    return best
+
+
 # --- pocket ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_ratchet_pocket_is_never_worse_than_any_weights_seen(seed: int) -> None:
+def test_pocket_with_ratchet_is_gallants_rule(seed: int) -> None:
+    X, y = noisy(50, 3, 0.2, seed)
+    res = pocket(X, y, max_epochs=20, rng=seed)
+    expected = gallant_ratchet_loop(X, y, presentation_orders(50, 20, "random", seed))
+    assert not res.run.converged
+    assert np.array_equal(res.w, expected)
+    assert res.errors == errors_of(expected, X, y)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), P=st.integers(2, 15), N=st.integers(1, 3))
+def test_pocket_with_ratchet_on_small_integer_data(seed, P, N) -> None:
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(P, N)).astype(float)
+    y = rng.choice([-1.0, 1.0], P)
+    res = pocket(X, y, max_epochs=6, rng=seed)
+    if res.run.converged:
+        assert res.errors == 0
+        return
+    expected = gallant_ratchet_loop(X, y, presentation_orders(P, 6, "random", seed))
+    assert np.array_equal(res.w, expected)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_ratchet_never_lets_the_pocket_get_worse(seed: int) -> None:
+    X, y = noisy(50, 3, 0.2, seed)
+    with_ratchet = pocket(X, y, max_epochs=20, rng=seed)
+    best = pocket(X, y, best_seen=True, max_epochs=20, rng=seed)
+    assert best.errors <= with_ratchet.errors <= errors_of(np.zeros(3), X, y)
+
+
+def test_the_ratchet_can_refuse_a_longer_run() -> None:
+    # Some seed gives a run where the two Gallant rules end with different pockets.
+    differ = 0
+    for seed in range(20):
+        X, y = noisy(40, 2, 0.25, seed)
+        a = pocket(X, y, max_epochs=15, rng=seed)
+        b = pocket(X, y, ratchet=False, max_epochs=15, rng=seed)
+        assert a.errors <= errors_of(np.zeros(2), X, y)
+        differ += not np.array_equal(a.w, b.w)
+    assert differ > 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_seen_pocket_is_never_worse_than_any_weights_seen(seed: int) -> None:
     X, y = noisy(60, 4, 0.15, seed)
-    res = pocket(X, y, max_epochs=30, rng=seed)
+    res = pocket(X, y, best_seen=True, max_epochs=30, rng=seed)
     assert not res.run.converged
     seen = [errors_of(w, X, y) for w in res.run.weights]  # every weight vector it produced
     assert res.errors == errors_of(res.w, X, y) == min(seen)
@@ -78,11 +147,11 @@ def test_ratchet_pocket_is_never_worse_than_any_weights_seen(seed: int) -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), P=st.integers(2, 15), N=st.integers(1, 3))
-def test_ratchet_pocket_is_the_best_seen_on_small_integer_data(seed, P, N) -> None:
+def test_best_seen_pocket_on_small_integer_data(seed, P, N) -> None:
     rng = np.random.default_rng(seed)
     X = rng.integers(-2, 3, size=(P, N)).astype(float)
     y = rng.choice([-1.0, 1.0], P)
-    res = pocket(X, y, max_epochs=6, rng=seed)
+    res = pocket(X, y, best_seen=True, max_epochs=6, rng=seed)
     seen = [errors_of(w, X, y) for w in res.run.weights]
     assert res.errors == min(seen) and res.index == seen.index(min(seen))
 
@@ -98,8 +167,8 @@ def test_pocket_without_ratchet_is_gallants_run_rule(seed: int) -> None:
 
 def test_pocket_on_separable_data_ends_with_zero_errors() -> None:
     d = teacher_data(80, 5, margin=0.1, rng=3)
-    for ratchet in (True, False):
-        res = pocket(d.X, d.y, ratchet=ratchet, rng=1)
+    for ratchet, best_seen in ((True, False), (False, False), (True, True)):
+        res = pocket(d.X, d.y, ratchet=ratchet, best_seen=best_seen, rng=1)
         assert res.run.converged and res.errors == 0
         assert np.array_equal(res.w, res.run.w)
 
@@ -113,6 +182,10 @@ def test_pocket_is_seeded() -> None:
 def test_pocket_validates() -> None:
     with pytest.raises(TypeError, match="ratchet"):
         pocket([[1.0]], [1], ratchet="yes")
+    with pytest.raises(TypeError, match="best_seen"):
+        pocket([[1.0]], [1], best_seen=1)
+    with pytest.raises(ValueError, match="best_seen"):
+        pocket([[1.0]], [1], ratchet=False, best_seen=True)
     with pytest.raises(ValueError, match="max_epochs"):
         pocket([[1.0]], [1], max_epochs=0)
     with pytest.raises(ValueError, match="NaN"):

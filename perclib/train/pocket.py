@@ -4,12 +4,21 @@ On data that are not linearly separable the perceptron never stops and its last
 weights can be poor: one more mistake moves them. The pocket algorithm runs the
 perceptron with patterns in random order and keeps a copy of good weights aside.
 
-* ``ratchet=True``: every weight vector the run produces is checked on the whole
-  training set, and replaces the pocket only if it makes strictly fewer errors. The
-  pocket thus holds the first of the best weights seen.
-* ``ratchet=False``: Gallant's original rule, with no pass over the data: the current
-  weights replace the pocket when their run of consecutive correct classifications
-  is longer than the pocket's. Cheaper, but the pocket can get worse.
+Three rules decide when the current weights replace the pocket:
+
+* ``ratchet=False``: Gallant's pocket without ratchet. The current weights replace
+  the pocket when their run of consecutive correct classifications is longer than
+  the pocket's. No pass over the data, but the pocket can get worse.
+* ``ratchet=True`` (the default): Gallant's pocket *with ratchet*. As above, and in
+  addition the current weights must make strictly fewer errors on the whole
+  training set than the pocket. The pocket's training error never increases.
+* ``best_seen=True``: a stronger ratchet that is not Gallant's. Every weight vector
+  of the run is tested on the whole training set, whatever its run, and replaces
+  the pocket if it makes strictly fewer errors: the pocket holds the first of the
+  best weights the run produced.
+
+A pocket's run is counted as long as its weights stay the current ones: weights that
+enter the pocket and keep classifying correctly lengthen the pocket's run.
 """
 
 from __future__ import annotations
@@ -71,15 +80,36 @@ def _training_errors(
     return out
 
 
+def _gallant_ratchet(runs: NDArray[np.int64], errors: NDArray[np.int64]) -> int:
+    """Which weight vector Gallant's pocket with ratchet holds at the end.
+
+    Weight vector ``j`` classifies ``runs[j]`` presentations correctly in a row. Its
+    run passes the pocket's at some moment if ``runs[j]`` is longer; it then enters
+    the pocket if it also makes fewer training errors, and its run (which the pocket
+    keeps counting) ends at ``runs[j]``.
+
+    Examples
+    --------
+    >>> _gallant_ratchet(np.array([0, 3, 5, 2, 9]), np.array([9, 4, 6, 1, 3]))
+    4
+    """
+    k = 0
+    for j in range(1, runs.size):
+        if runs[j] > runs[k] and errors[j] < errors[k]:
+            k = j
+    return k
+
+
 def pocket(
     X: ArrayLike,
     y: ArrayLike,
     *,
     ratchet: bool = True,
+    best_seen: bool = False,
     max_epochs: int = 100,
     rng: object = None,
 ) -> PocketResult:
-    """The pocket algorithm, with or without Gallant's ratchet.
+    """The pocket algorithm: Gallant's, with or without ratchet, or best-seen.
 
     Parameters
     ----------
@@ -88,9 +118,14 @@ def pocket(
     y : array_like, shape (P,)
         Labels in {-1, +1}.
     ratchet : bool, default True
-        Replace the pocket only by weights with strictly fewer training errors
-        (module docstring); without it, by weights with a longer run of correct
-        classifications.
+        Gallant's ratchet: the current weights replace the pocket only if their
+        run of consecutive correct classifications is longer than the pocket's
+        *and* they make strictly fewer training errors. ``False``: the longer run
+        alone decides (Gallant's pocket without ratchet).
+    best_seen : bool, default False
+        Ignore the runs: keep the first weight vector of the run with the fewest
+        training errors (stronger and costlier than Gallant's ratchet; needs
+        ``ratchet=True``).
     max_epochs : int, default 100
         Passes through the data; the run stops earlier only if an epoch is clean
         (then the pocket holds those weights, which make no error).
@@ -107,23 +142,32 @@ def pocket(
     >>> res = pocket(X, [1, 1, 1, 1], max_epochs=20, rng=0)   # the last pattern is "noise"
     >>> res.errors, res.run.converged
     (1, False)
+    >>> pocket(X, [1, 1, 1, 1], best_seen=True, max_epochs=20, rng=0).errors
+    1
     """
     if not isinstance(ratchet, bool | np.bool_):
         raise TypeError(f"ratchet must be True or False, got {ratchet!r}")
+    if not isinstance(best_seen, bool | np.bool_):
+        raise TypeError(f"best_seen must be True or False, got {best_seen!r}")
+    if best_seen and not ratchet:
+        raise ValueError("best_seen=True is a ratchet; it cannot be combined with ratchet=False")
     max_epochs = as_count(max_epochs, "max_epochs", 1)
     run, times = timed_perceptron(X, y, max_epochs=max_epochs, order="random", rng=rng)
     W = run.weights
     trace_errors = _training_errors(W, run.X, run.y)
     if run.converged:
         k = W.shape[0] - 1  # the final weights make no error and would be kept forever
-    elif ratchet:
+    elif best_seen:
         k = int(np.argmin(trace_errors))  # the first of the best
     else:
         # Consecutive correct classifications: the lifetime minus the presentation
         # that created the vector (w0 was not created by one).
         runs = lifetimes(times, run.epochs * run.X.shape[0])
         runs[1:] -= 1
-        k = int(np.argmax(runs))  # a longer run replaces the pocket, a tie does not
+        if ratchet:
+            k = _gallant_ratchet(runs, trace_errors)
+        else:
+            k = int(np.argmax(runs))  # a longer run replaces the pocket, a tie does not
     return PocketResult(
         w=W[k].copy(), errors=int(trace_errors[k]), index=k, trace_errors=trace_errors, run=run
     )

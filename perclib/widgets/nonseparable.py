@@ -78,7 +78,7 @@ def noisy_teacher(
 def four_predictors(
     X: NDArray[np.float64], y: NDArray[np.float64], *, epochs: int, seed: int
 ) -> dict[str, Any]:
-    """Last, pocket (ratchet) and averaged weights, and the voted predictor's result.
+    """Last, pocket (best seen) and averaged weights, and the voted predictor's result.
 
     Examples
     --------
@@ -89,7 +89,7 @@ def four_predictors(
     avg = averaged_perceptron(X, y, epochs=epochs)
     return {
         "last": avg.run.w,
-        "pocket": pocket(X, y, max_epochs=epochs, rng=seed).w,
+        "pocket": pocket(X, y, best_seen=True, max_epochs=epochs, rng=seed).w,
         "averaged": avg.w,
         "voted": avg,
     }
