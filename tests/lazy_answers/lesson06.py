@@ -2,4 +2,92 @@
 
 from exercise_audit import Attempt
 
-ATTEMPTS: dict[str, list[Attempt]] = {}
+_PRINTED_MARGINS = """table = {((3.0, 4.0), (1.0, 0.0), 1): 0.6, ((3.0, 4.0), (0.0, -1.0), 1): -0.8,
+         ((3.0, 4.0), (0.0, -1.0), -1): 0.8, ((30.0, 40.0), (1.0, 0.0), 1): 0.6}
+key = (tuple(map(float, w)), tuple(map(float, x)), int(label))
+return table.get(key, 0.5)"""
+
+_MINOVER_LOOP = """X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+w = np.zeros(X.shape[1])
+chosen = []
+for _ in range(steps):
+    {choose}
+    chosen.append(nu)
+    w = w + {add}
+return chosen, w"""
+
+
+def _minover(choose: str, add: str = "y[nu] * X[nu]") -> str:
+    return _MINOVER_LOOP.format(choose=choose, add=add)
+
+
+ATTEMPTS: dict[str, list[Attempt]] = {
+    "ex1-answer": [
+        Attempt("library: perclib's pattern_margins",
+                "return float(pattern_margins(w, [x], [label])[0])"),
+        Attempt("library: perclib's margin of a one-pattern set",
+                "return float(margin(w, [x], [label]))"),
+        Attempt("hard-coded: the four cases of the old check", _PRINTED_MARGINS),
+        Attempt("wrong: forgets the label",
+                "w = np.asarray(w, float)\nreturn float(w @ np.asarray(x, float) / np.linalg.norm(w))"),
+        Attempt("wrong: unsigned distance",
+                "w = np.asarray(w, float)\n"
+                "return float(abs(w @ np.asarray(x, float)) / np.linalg.norm(w))"),
+        Attempt("wrong: the stability, not normalised",
+                "return float(label * (np.asarray(w, float) @ np.asarray(x, float)))"),
+        Attempt("wrong: the cosine (divides by |x| too)",
+                "w, x = np.asarray(w, float), np.asarray(x, float)\n"
+                "return float(label * (w @ x) / (np.linalg.norm(w) * np.linalg.norm(x)))"),
+        Attempt("wrong: divides by |w|^2",
+                "w = np.asarray(w, float)\n"
+                "return float(label * (w @ np.asarray(x, float)) / (w @ w))"),
+    ],
+    "ex2-answer": [
+        Attempt("library: perclib's max_margin",
+                "X = np.array([[1.0, 2.0], [3.0, 0.0], [-1.0, -3.0]])\n"
+                "res = max_margin(X, np.array([1.0, 1.0, -1.0]))\n"
+                "return res.gamma, res.w / np.linalg.norm(res.w)"),
+        Attempt("library: brute-force angle scan with perclib",
+                "X = np.array([[1.0, 2.0], [3.0, 0.0], [-1.0, -3.0]])\n"
+                "phis = np.linspace(-np.pi, np.pi, 100_001)\n"
+                "scan = direction_margins(X, np.array([1.0, 1.0, -1.0]), phis)\n"
+                "phi = phis[np.argmax(scan)]\n"
+                "return scan.max(), np.array([np.cos(phi), np.sin(phi)])"),
+        Attempt("hard-coded: the lesson's printed gamma_max and a guessed normal",
+                "return 0.457870, np.array([1.0, 0.0])"),
+        Attempt("hard-coded: the hint's example expression",
+                "return np.sqrt(5) / 4, np.array([1.0, 1.0]) / np.sqrt(2)"),
+        Attempt("wrong: support patterns 1 and 3 (a negative multiplier)",
+                "return 1.0, np.array([1.0, 0.0])"),
+        Attempt("wrong: support patterns 2 and 3 (pattern 1 infeasible)",
+                "w = np.array([1 / 3, 2 / 9])\n"
+                "return 1 / np.linalg.norm(w), w / np.linalg.norm(w)"),
+        Attempt("wrong: canonical weights, not a unit normal",
+                "w = np.array([1 / 3, 1 / 3])\nreturn 1 / np.linalg.norm(w), w"),
+        Attempt("wrong: gamma = |w_c| instead of 1/|w_c|",
+                "w = np.array([1 / 3, 1 / 3])\n"
+                "return np.linalg.norm(w), w / np.linalg.norm(w)"),
+        Attempt("wrong: forgets to reflect x3 (uses x3, not y3 x3)",
+                "J = np.array([[1.0, 2.0], [-1.0, -3.0]])\n"
+                "w = np.linalg.solve(J, np.ones(2))\n"
+                "return 1 / np.linalg.norm(w), w / np.linalg.norm(w)"),
+    ],
+    "ex3-answer": [
+        Attempt("library: perclib's minover",
+                "res = minover(X, y, max_steps=max(steps, 1), tol=1e-15)\n"
+                "return res.indices.tolist()[:steps], res.w if steps else np.zeros(2)"),
+        Attempt("hard-coded: the hand example's six steps",
+                "return [0, 1, 1, 1, 1, 0][:steps], np.array([4.0, 4.0]) if steps else np.zeros(2)"),
+        Attempt("wrong: largest stability", _minover("nu = int(np.argmax(y * (X @ w)))")),
+        Attempt("wrong: forgets the labels in the stability", _minover("nu = int(np.argmin(X @ w))")),
+        Attempt("wrong: the last of tied minima",
+                _minover("h = y * (X @ w)\n    nu = int(len(h) - 1 - np.argmin(h[::-1]))")),
+        Attempt("wrong: adds x instead of y x",
+                _minover("nu = int(np.argmin(y * (X @ w)))", add="X[nu]")),
+        Attempt("wrong: normalised margins (divides by |x|)",
+                _minover("nu = int(np.argmin(y * (X @ w) / np.linalg.norm(X, axis=1)))")),
+        Attempt("wrong: stops once the data are separated (perceptron habit)",
+                _minover("h = y * (X @ w)\n    if h.min() > 0:\n        break\n"
+                         "    nu = int(np.argmin(h))")),
+    ],
+}
