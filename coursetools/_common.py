@@ -15,6 +15,11 @@ class CourseToolsError(Exception):
     """A problem the user must fix (bad input, unsafe output path): no traceback."""
 
 
+#: The repository on GitHub and its published branch (Binder, Colab and site links).
+REPO = "perceptron-course/perceptron-course"
+BRANCH = "main"
+
+
 def repo_root() -> Path:
     return Path(__file__).resolve().parent.parent
 

@@ -39,14 +39,12 @@ from pathlib import Path
 
 import nbformat
 
-from coursetools._common import CourseToolsError, repo_root, run_cli
+from coursetools._common import BRANCH, REPO, CourseToolsError, repo_root, run_cli
 from coursetools.handouts import IMAGE_MIMES, find_mathjax, static_outputs
 from coursetools.homework import student_version
 from coursetools.roles import cell_role
 
 DEFAULT_OUT = "site"
-REPO = "perceptron-course/perceptron-course"
-BRANCH = "main"
 REPO_URL = f"https://github.com/{REPO}"
 BINDER_ROOT = f"https://mybinder.org/v2/gh/{REPO}/{BRANCH}?urlpath=lab/tree/notebooks/"
 INDEX = "00_index"
@@ -236,10 +234,11 @@ def how_to_page() -> str:
           ```bash
           @QUICK@
           ```
-        - **Google Colab.** Open a lesson from GitHub in Colab,
-          `https://colab.research.google.com/github/{REPO}/blob/{BRANCH}/notebooks/NN_name.ipynb`,
-          and first run `%pip install git+{REPO_URL}` in a new cell. Binder and a local
-          install are the tested ways.
+        - **Google Colab.** Every lesson page has a Colab button (under the rocket), which
+          opens `https://colab.research.google.com/github/{REPO}/blob/{BRANCH}/notebooks/NN_name.ipynb`.
+          The lesson's first code cell installs the course package there (and does nothing
+          anywhere else); run it first. The lessons and their sliders are tested on the
+          versions Colab ships (ipywidgets 7.7.1, IPython 7.34).
         - **Exercises.** Each lesson ends with exercises. On this site their answers are
           stubs (`raise NotImplementedError()`); solve them in the notebook, where a
           check cell under each answer tells you when it is right.
@@ -340,6 +339,7 @@ def _conf(title: str) -> str:
             "use_repository_button": True,
             "use_download_button": False,
             "launch_buttons": {{"binderhub_url": "https://mybinder.org",
+                               "colab_url": "https://colab.research.google.com",
                                "notebook_interface": "jupyterlab"}},
             "extra_footer": {footer!r},
             "navigation_with_keys": False,

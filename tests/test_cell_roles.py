@@ -380,7 +380,7 @@ def test_lesson_exercises_are_graded(path: Path) -> None:
     assert written, f"{path.name}: no written exercise (tag 'written')"
 
 
-@pytest.mark.parametrize("module_name", ["coursetools.roles", "coursetools.handouts"])
+@pytest.mark.parametrize("module_name", ["coursetools.roles", "coursetools.handouts", "coursetools.colab"])
 def test_coursetools_docstring_examples_run(module_name: str) -> None:
     import doctest
     import importlib

@@ -28,6 +28,8 @@ import nbformat
 import pytest
 from browser_support import CHROMIUM_ARGS, find_chromium, loopback_guard
 
+from coursetools.colab import colab_url
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 LESSONS = [p for p in NOTEBOOKS if not p.name.startswith("00_")]
@@ -226,6 +228,8 @@ def test_course_structure(site_dir):
     for p in NOTEBOOKS:
         page = (site_dir / f"{p.stem}.html").read_text(encoding="utf-8")
         assert BINDER + p.name in html.unescape(page), f"no Binder link on {p.stem}"
+        if p in LESSONS:
+            assert colab_url(p) in html.unescape(page), f"no Colab link on {p.stem}"
         for needed in ("CC BY 4.0", "MIT", "perceptron-course: an executable course", "CITATION.cff",
                        'href="licence.html"'):
             assert needed in page, (p.stem, needed)

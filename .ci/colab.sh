@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Every lesson on Google Colab's versions (issue 25): ipywidgets 7.7.1, IPython 7.34.
+#
+# Creates a fresh venv with the pins of .ci/colab-versions.txt, installs perclib without
+# its dependencies (what the lessons' first cell does on Colab), executes every lesson
+# with nbclient in a kernel of that venv, and requires: no error, and every slider cell
+# shows its figure (an image/png output) next to its controls. Then it moves every
+# slider of every slider figure from the kernel: each must redraw, and each figure must
+# change with at least one of them.
+#
+#     bash .ci/colab.sh [VENV_DIR]      # default: a temporary directory
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv="${1:-$(mktemp -d)/colabvenv}"
+export PYDEVD_DISABLE_FILE_VALIDATION=1  # ipykernel 6.17 on Python 3.11: a debugger warning
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --upgrade pip
+"$venv/bin/python" -m pip install -q -r .ci/colab-versions.txt nbclient==0.10.0 nbformat
+"$venv/bin/python" -m pip install -q -e . --no-deps
+"$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(ipywidgets|ipython|ipykernel|numpy|matplotlib) '
+
+"$venv/bin/python" - notebooks/0[1-9]_*.ipynb <<'PY'
+import sys, time
+import nbformat
+from nbclient import NotebookClient
+
+MOVE = """
+import gc, ipywidgets
+from perclib.widgets.base import SliderFigure
+assert ipywidgets.__version__ == "7.7.1", ipywidgets.__version__
+_moved = 0
+for _fig in [o for o in gc.get_objects() if isinstance(o, SliderFigure)]:
+    _changed = False
+    for _name, _control in _fig.controls.items():
+        if getattr(_control, "max", None) is None or _control.max == _control.min:
+            continue
+        _before, _frame = _fig.n_redraws, _fig.image.value
+        _control.value = _control.max if _control.value != _control.max else _control.min
+        assert _fig.n_redraws > _before, f"{_name}: no redraw"
+        _changed = _changed or _fig.image.value != _frame
+        _moved += 1
+    assert _changed, f"no slider changed the figure {_fig.description[:60]!r}"
+print(f"moved {_moved} sliders")
+"""
+
+failures = []
+for path in sys.argv[1:]:
+    start = time.perf_counter()
+    nb = nbformat.read(path, as_version=4)
+    widget_cells = [c for c in nb.cells if "widget" in c.metadata.get("tags", [])]
+    nb.cells.append(nbformat.v4.new_code_cell(MOVE))
+    client = NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": "notebooks"}})
+    try:
+        client.execute()
+    except Exception as error:  # report every lesson, then fail
+        failures.append(f"{path}: {type(error).__name__}: {str(error)[-600:]}")
+        continue
+    for cell in widget_cells:
+        kinds = [o.get("output_type") for o in cell.outputs]
+        pngs = [o for o in cell.outputs if "image/png" in o.get("data", {})]
+        if not pngs:
+            failures.append(f"{path}: a slider cell shows no figure (outputs: {kinds})")
+    moved = nb.cells[-1].outputs[0]["text"].strip()
+    print(f"{path}: ran on Colab's versions, {len(widget_cells)} slider cells, "
+          f"{moved} ({time.perf_counter() - start:.1f} s)")
+if failures:
+    sys.exit("\n".join(failures))
+PY

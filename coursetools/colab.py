@@ -1,0 +1,99 @@
+"""The lessons' first code cell: install the course package on Google Colab.
+
+Colab opens a lesson straight from GitHub, without the repository and without
+``perclib``. Every lesson therefore starts with one code cell that, on Colab and only
+there, installs the course package from the repository, without its dependencies:
+Colab already has NumPy, SciPy, SymPy, Matplotlib, IPython and ipywidgets, and
+replacing its IPython would break its kernel (``.ci/colab.sh`` runs every lesson on
+Colab's versions). Anywhere else the cell does nothing.
+
+    python -m coursetools.colab [notebooks ...]          # insert or update the cell
+    python -m coursetools.colab --check [notebooks ...]  # exit 1 if a lesson lacks it
+
+The tool only edits sources; re-store the lessons (``python -m coursetools.run``)
+afterwards so the stored execution counts follow.
+
+Examples
+--------
+>>> colab_url("notebooks/05_convergence.ipynb")
+'https://colab.research.google.com/github/perceptron-course/perceptron-course/blob/main/notebooks/05_convergence.ipynb'
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import nbformat
+
+from coursetools._common import BRANCH, REPO, lesson_notebooks
+
+INSTALL_URL = f"git+https://github.com/{REPO}@{BRANCH}"
+
+#: The first code cell of every lesson (its first line identifies it).
+COLAB_CELL = f'''\
+# On Google Colab: install the course package first. Anywhere else: nothing happens.
+import sys
+
+if "google.colab" in sys.modules:
+    import subprocess
+
+    url = "{INSTALL_URL}"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", url],
+                   check=True)'''
+MARKER = COLAB_CELL.splitlines()[0]
+
+
+def colab_url(notebook: str | Path) -> str:
+    """The address that opens a lesson of the repository in Colab."""
+    name = Path(notebook).name
+    return f"https://colab.research.google.com/github/{REPO}/blob/{BRANCH}/notebooks/{name}"
+
+
+def with_colab_cell(nb: nbformat.NotebookNode) -> bool:
+    """Make the Colab cell the notebook's first code cell; True if anything changed."""
+    code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+    if code and nb.cells[code[0]].source.startswith(MARKER):
+        cell = nb.cells[code[0]]
+        if cell.source == COLAB_CELL:
+            return False
+        cell.source = COLAB_CELL
+        return True
+    stale = [i for i in code if nb.cells[i].source.startswith(MARKER)]
+    for i in reversed(stale):  # an old copy further down
+        del nb.cells[i]
+    cell = nbformat.v4.new_code_cell(COLAB_CELL)
+    cell.id = "colab-install"  # stable, so re-inserting changes nothing
+    position = code[0] if code else len(nb.cells)
+    nb.cells.insert(position, cell)
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coursetools.colab", description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", type=Path,
+                        help="lessons (default: every lesson but the index)")
+    parser.add_argument("--check", action="store_true",
+                        help="change nothing; exit 1 if a lesson lacks the cell")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or lesson_notebooks()
+    missing = []
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        if not with_colab_cell(nb):
+            continue
+        if args.check:
+            missing.append(str(path))
+        else:
+            nbformat.write(nb, path)
+            print(f"{path}: Colab cell written; re-store it with python -m coursetools.run {path}")
+    if missing:
+        print("no up-to-date Colab cell in: " + ", ".join(missing), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
