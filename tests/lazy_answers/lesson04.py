@@ -2,4 +2,104 @@
 
 from exercise_audit import Attempt
 
-ATTEMPTS: dict[str, list[Attempt]] = {}
+# The section-1 table and the values the old check printed, as a lookup.
+_TABLE = (
+    "table = {(4, 2): 8, (7, 3): 44, (6, 5): 62, (30, 4): 8180, (8, 4): 128, (8, 5): 198}\n"
+    "if P <= N:\n"
+    "    return 2**P\n"
+    "return table.get((P, N), 2 ** (P - 1))"
+)
+
+ATTEMPTS: dict[str, list[Attempt]] = {
+    "ex1-answer": [
+        Attempt("library: perclib's count", "return cover_count(P, N)"),
+        Attempt("library: imported afresh", "import perclib\nreturn perclib.cover_count(P, N)"),
+        Attempt("hard-coded: the lesson's table as a lookup", _TABLE),
+        Attempt(
+            "wrong: Cover's closed form with binomials, boundary values ignored",
+            "import math\nreturn 2 * sum(math.comb(P - 1, k) for k in range(N))",
+        ),
+        Attempt(
+            "wrong: the row tested before the column",
+            "if P == 1:\n    return row\nif N == 1:\n    return column\n"
+            "return by_recursion(P - 1, N, row, column) + by_recursion(P - 1, N - 1, row, column)",
+        ),
+        Attempt(
+            "wrong: boundary values fixed at 2",
+            "if P == 1 or N == 1:\n    return 2\n"
+            "return by_recursion(P - 1, N, row, column) + by_recursion(P - 1, N - 1, row, column)",
+        ),
+        Attempt(
+            "wrong: the second term steps in N instead of P",
+            "if N == 1:\n    return column\nif P == 1:\n    return row\n"
+            "return by_recursion(P - 1, N, row, column) + by_recursion(P, N - 1, row, column)",
+        ),
+        Attempt(
+            "wrong: boundary at P = 0 and N = 0",
+            "if N == 0:\n    return column\nif P == 0:\n    return row\n"
+            "return by_recursion(P - 1, N, row, column) + by_recursion(P - 1, N - 1, row, column)",
+        ),
+    ],
+    "ex2-answer": [
+        Attempt(
+            "library: the extension split",
+            "return extension_split(X_old, x_new).both",
+        ),
+        Attempt(
+            "library: LPs on the projected points",
+            "return separable_dichotomies(project_out(X_old, x_new))",
+        ),
+        Attempt(
+            "hard-coded: the rows of the lesson's old check",
+            "return np.array([[-1, 1, 1, 1, -1], [1, -1, -1, -1, 1]])",
+            secrets=("(-1, 1, 1, 1, -1)",),
+        ),
+        Attempt(
+            "wrong: x_new itself as the normal",
+            "side = np.sign(np.asarray(X_old) @ np.asarray(x_new)).astype(int)\n"
+            "return np.array([side, -side])",
+        ),
+        Attempt(
+            "wrong: coordinates swapped without the sign",
+            "x_new = np.asarray(x_new)\nnormal = np.array([x_new[1], x_new[0]])\n"
+            "side = np.sign(np.asarray(X_old) @ normal).astype(int)\n"
+            "return np.array([side, -side])",
+        ),
+        Attempt(
+            "wrong: only one side returned",
+            "x_new = np.asarray(x_new)\nnormal = np.array([-x_new[1], x_new[0]])\n"
+            "return np.sign(np.asarray(X_old) @ normal).astype(int)",
+        ),
+        Attempt(
+            "wrong: labels 0/1 instead of -1/+1",
+            "x_new = np.asarray(x_new)\nnormal = np.array([-x_new[1], x_new[0]])\n"
+            "side = (np.asarray(X_old) @ normal > 0).astype(int)\n"
+            "return np.array([side, 1 - side])",
+        ),
+    ],
+    "ex3-answer": [
+        Attempt(
+            "hard-coded: the loads the old check printed",
+            "return {(50, 0.9): 88, (50, 0.5): 100, (10, 0.9): 15, (100, 0.9): 182}"
+            ".get((N, level), 2 * N)",
+        ),
+        Attempt("wrong: capacity 2N whatever the level", "return 2 * N"),
+        Attempt(
+            "wrong: the normal estimate at level 0.9, rounded",
+            "return round(2 * N - 1.2816 * np.sqrt(2 * N))",
+        ),
+        Attempt(
+            "wrong: the first P below level (one too many)",
+            "P = 1\nwhile capacity_fraction(P, N) >= level:\n    P += 1\nreturn P",
+        ),
+        Attempt(
+            "wrong: strict comparison (misses P = 2N at level 1/2)",
+            "P = 1\nwhile capacity_fraction(P + 1, N) > level:\n    P += 1\nreturn P",
+        ),
+        Attempt(
+            "wrong: a float from the normal approximation at the given level",
+            "from scipy.stats import norm\n"
+            "return 2 * N - norm.ppf(level) * np.sqrt(2 * N)",
+        ),
+    ],
+}
