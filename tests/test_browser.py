@@ -181,7 +181,8 @@ def _write_timings() -> None:
     lines.extend(f"  {r.name} [{r.ui}] {race}" for r in REPORTS for race in r.restore_races)
     text = "\n".join(lines) + "\n"
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    (OUTPUT / "timings.txt").write_text(text)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # one table per pytest-xdist worker
+    (OUTPUT / (f"timings-{worker}.txt" if worker else "timings.txt")).write_text(text)
     print("\n\nBrowser lesson timings (also in test-output/browser/timings.txt)\n" + text)
 
 
