@@ -8,6 +8,8 @@ returns 0 there.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
@@ -185,3 +187,109 @@ def reflect(X: ArrayLike, y: ArrayLike) -> NDArray[np.float64]:
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
     return y[:, None] * X
+
+
+# ----------------------------------------------------------------------------- networks
+
+
+@dataclass(frozen=True)
+class ThresholdNetwork:
+    """Two layers of threshold units on 0/1 inputs (lesson 1, Exercise 6).
+
+    Hidden unit ``j`` outputs ``r_j = 1`` when ``W[j].x - theta[j] > 0`` and 0
+    otherwise; the output unit computes ``sign(v.r - theta_out)`` in {-1, +1}. A
+    network may have no hidden unit at all (then it is a constant).
+
+    Attributes
+    ----------
+    W : numpy.ndarray, shape (H, n)
+        Hidden weights, one unit per row.
+    theta : numpy.ndarray, shape (H,)
+        Hidden thresholds.
+    v : numpy.ndarray, shape (H,)
+        Weights of the output unit.
+    theta_out : float
+        Threshold of the output unit.
+
+    Examples
+    --------
+    >>> net = ThresholdNetwork(np.ones((1, 2)), np.array([1.5]), np.array([1.0]), 0.5)
+    >>> net([[0, 1], [1, 1]]).tolist()  # AND through one hidden unit
+    [-1, 1]
+    """
+
+    W: NDArray[np.float64]
+    theta: NDArray[np.float64]
+    v: NDArray[np.float64]
+    theta_out: float
+
+    @property
+    def n_hidden(self) -> int:
+        """Number of hidden units."""
+        return int(self.W.shape[0])
+
+    def hidden(self, X: ArrayLike) -> NDArray[np.int64]:
+        """The hidden layer's 0/1 outputs, shape (P, H)."""
+        X = as_patterns(X)
+        if X.shape[1] != self.W.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} inputs, the network expects {self.W.shape[1]}")
+        return (X @ self.W.T - self.theta > 0).astype(np.int64)
+
+    def __call__(self, X: ArrayLike) -> NDArray[np.int64]:
+        """The network's outputs (-1/+1), one per row of ``X``."""
+        return sign(self.hidden(X) @ self.v - self.theta_out)
+
+
+def corner_unit(c: ArrayLike) -> tuple[NDArray[np.float64], float]:
+    """The unit that fires on the corner ``c`` of {0,1}^n and on no other corner.
+
+    ``w = 2c - 1`` and ``theta = |c| - 1/2``: on a 0/1 input, ``w.x`` is the number
+    of ones of ``c`` minus the number of coordinates where ``x`` and ``c`` differ.
+
+    Examples
+    --------
+    >>> w, theta = corner_unit([1, 0, 1])
+    >>> w.tolist(), theta
+    ([1.0, -1.0, 1.0], 1.5)
+    """
+    reject_complex(c, "c", "a 0/1 vector")
+    c = np.asarray(c, dtype=np.float64)
+    if c.ndim != 1 or c.size == 0 or not np.all(np.isin(c, (0.0, 1.0))):
+        raise ValueError(f"c must be a non-empty 1-D vector of 0s and 1s, got {c!r}")
+    return 2.0 * c - 1.0, float(c.sum()) - 0.5
+
+
+def two_layer_network(n: int, table: int | ArrayLike) -> ThresholdNetwork:
+    """A two-layer threshold network computing any Boolean function of ``n`` inputs.
+
+    One :func:`corner_unit` per input where the function is true, and an OR unit on top;
+    when more than half the inputs are true, one corner unit per *false* input and a
+    NOR unit on top instead. So at most ``2**(n-1)`` hidden units are used.
+
+    Parameters
+    ----------
+    n : int
+        Number of inputs.
+    table : int or array_like
+        The function, as for :func:`perclib.boolean_function` (its number, or its truth
+        table on the rows of :func:`perclib.boolean_cube`).
+
+    Examples
+    --------
+    >>> from perclib import boolean_cube
+    >>> net = two_layer_network(2, [0, 1, 1, 0])  # XOR
+    >>> net(boolean_cube(2)).tolist(), net.n_hidden
+    ([-1, 1, 1, -1], 2)
+    """
+    from perclib.data import boolean_cube, boolean_function
+
+    labels = boolean_function(n, table)
+    cube = boolean_cube(n)
+    use_true = np.count_nonzero(labels > 0) <= cube.shape[0] // 2
+    corners = cube[labels > 0] if use_true else cube[labels < 0]
+    units = [corner_unit(c) for c in corners]
+    W = np.array([w for w, _ in units]).reshape(len(units), cube.shape[1])
+    theta = np.array([t for _, t in units], dtype=np.float64)
+    if use_true:  # OR: fires when some hidden unit does
+        return ThresholdNetwork(W, theta, np.ones(len(units)), 0.5)
+    return ThresholdNetwork(W, theta, -np.ones(len(units)), -0.5)  # NOR

@@ -248,3 +248,12 @@ def test_legend_html_key() -> None:
     key = legend_html()
     assert POSITIVE_COLOR in key and NEGATIVE_COLOR in key and "disagrees with the target" in key
     assert "target" not in legend_html(with_target=False)
+
+
+def test_threshold_frame_text_keeps_key_and_status_apart() -> None:
+    """The static frame's one-line text must not read the key into the status (issue 21)."""
+    from perclib.widgets.base import _plain_text
+
+    demo = build_threshold_demo()
+    text = _plain_text(demo.status.value)
+    assert "disagrees with the target Your unit: w = (" in text

@@ -420,7 +420,10 @@ def build_threshold_demo(
     def redraw(values: dict[str, Any]) -> str:
         w = weights_from_angle(values["angle"], values["norm"])
         outputs = artists.update(w, values["theta"], target)
-        return f"{key}<br>{threshold_status(outputs, w, values['theta'], target)}"
+        # "Your unit:" keeps the key and the status apart in the one-line text of the
+        # static frame too (there the line break becomes a space).
+        status = threshold_status(outputs, w, values["theta"], target)
+        return f"{key}<br>Your unit: {status}"
 
     return SliderFigure(
         fig, controls, redraw, moving=artists.moving,

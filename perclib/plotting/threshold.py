@@ -1,0 +1,156 @@
+"""Figures of lesson 1 (threshold units): image detectors, parallel lines, reflection.
+
+Each function builds one figure of the lesson from its data and returns it, so the
+lesson cell shows the computation and one call.
+
+Examples
+--------
+>>> import numpy as np
+>>> from perclib.plotting.threshold import plot_threshold_shifts
+>>> fig = plot_threshold_shifts([1.0, 0.0], [0.0, 1.0])
+>>> len(fig.axes)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+from numpy.typing import ArrayLike
+
+from perclib._validation import as_labels, as_patterns, as_real, as_weights
+from perclib.plotting import (
+    NEGATIVE_COLOR,
+    decision_line,
+    legend,
+    new_figure,
+    normal_arrow,
+    plot_patterns,
+    setup_plane,
+)
+from perclib.units import reflect, threshold_unit
+
+_LINE_STYLES = ("--", "-", "-.", ":")
+
+
+def plot_glyphs(images: Mapping[str, ArrayLike], w: ArrayLike, theta: float) -> Figure:
+    """Small black-and-white images, each titled with ``w.x`` and the unit's output.
+
+    Parameters
+    ----------
+    images : mapping of str to 2-D array_like
+        Named 0/1 images, all of the same shape; ``w`` acts on them flattened.
+    w : array_like
+        Weights, one per pixel.
+    theta : float
+        Threshold of the unit.
+
+    Examples
+    --------
+    >>> img = np.eye(3)
+    >>> fig = plot_glyphs({"diagonal": img}, img.ravel() * 2 - 1, 2.5)
+    >>> fig.axes[0].get_title().splitlines()[1]
+    'w.x = +3, f = +1'
+    """
+    if not isinstance(images, Mapping) or len(images) == 0:
+        raise TypeError("images must be a non-empty mapping of names to 2-D 0/1 arrays")
+    arrays = {str(name): np.asarray(img, dtype=float) for name, img in images.items()}
+    shapes = {a.shape for a in arrays.values()}
+    if len(shapes) != 1 or len(next(iter(shapes))) != 2:
+        raise ValueError(f"images must be 2-D arrays of one shape, got shapes {sorted(shapes)}")
+    X = as_patterns(np.array([a.ravel() for a in arrays.values()]), name="images")
+    w = as_weights(w, X.shape[1])
+    theta = as_real(theta, "theta")
+    outputs = threshold_unit(X, w, theta)
+    fig, axes = new_figure(len(arrays), width=1.75, height=2.2)
+    rows, cols = next(iter(shapes))
+    for ax, (name, img), x, out in zip(axes, arrays.items(), X, outputs, strict=True):
+        ax.imshow(img, cmap="Greys", vmin=0, vmax=1)
+        ax.set_xticks(range(0, cols, 2))
+        ax.set_yticks(range(0, rows, 2))
+        ax.set_xlabel("pixel column")
+        ax.set_title(f"{name}\nw.x = {x @ w:+.0f}, f = {out:+d}", fontsize=8)
+    axes[0].set_ylabel("pixel row")
+    return fig
+
+
+def plot_threshold_shifts(w: ArrayLike, thetas: Sequence[float]) -> Figure:
+    """One weight vector with several thresholds: parallel decision lines.
+
+    Parameters
+    ----------
+    w : array_like, shape (2,)
+        The weight vector (drawn as an arrow from the line of the first threshold
+        that is 1, or of the first one).
+    thetas : sequence of float
+        Up to four thresholds, one line style each.
+
+    Examples
+    --------
+    >>> fig = plot_threshold_shifts([0.6, 0.8], [-1.0, 0.0, 1.0, 2.0])
+    >>> len(fig.axes[0].get_legend().get_texts())
+    4
+    """
+    w = as_weights(w, 2)
+    thetas = [as_real(t, "thetas") for t in thetas]
+    if not 1 <= len(thetas) <= len(_LINE_STYLES):
+        raise ValueError(f"thetas must hold 1 to {len(_LINE_STYLES)} thresholds, got {len(thetas)}")
+    fig, (ax,) = new_figure(width=4.4, height=4.0)
+    setup_plane(ax, (-2.5, 2.5, -2.5, 2.5))
+    for th, ls in zip(thetas, _LINE_STYLES, strict=False):
+        decision_line(ax, w, th, ls=ls, label=fr"$\theta = {th:g}$")
+    normal_arrow(ax, w, 1.0 if 1.0 in thetas else thetas[0], length=1.0)
+    length = "unit-length " if np.isclose(np.linalg.norm(w), 1.0) else ""
+    ax.set_title(fr"one {length}$\mathbf{{w}}$, {len(thetas)} thresholds", fontsize=10)
+    legend(ax, loc="lower right")
+    return fig
+
+
+def plot_reflection(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
+    """Patterns with labels and a separating ``w`` (left); the reflected ``y x`` (right).
+
+    On the right every reflected pattern should lie on the positive side of the line
+    ``w.x = 0``; each pattern with label -1 is shown where it was (open square) and
+    joined to its reflection by a dotted segment.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, 2)
+        Patterns.
+    y : array_like, shape (P,)
+        Labels in {-1, +1}.
+    w : array_like, shape (2,)
+        A weight vector through the origin.
+
+    Examples
+    --------
+    >>> fig = plot_reflection([[1.0, 0.5], [-1.0, 0.2]], [1, -1], [1.0, 0.0])
+    >>> fig.axes[1].get_title().startswith("reflected")
+    True
+    """
+    X = as_patterns(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"X must have 2 columns (patterns in the plane), got {X.shape[1]}")
+    y = as_labels(y, X.shape[0])
+    w = as_weights(w, 2)
+    J = reflect(X, y)
+    limit = max(3.0, float(np.ceil(np.max(np.abs(X)))) + 0.5)
+    fig, (left, right) = new_figure(2, width=4.2, height=4.0)
+    for ax, pts, labels in [(left, X, y), (right, J, np.ones(len(J)))]:
+        setup_plane(ax, (-limit, limit, -limit, limit))
+        pos, _ = plot_patterns(ax, pts, labels, label=ax is left)
+        decision_line(ax, w, 0.0)
+        normal_arrow(ax, w, 0.0, length=1.2)
+    left.set_title(r"patterns $\mathbf{x}_\mu$ with labels $y_\mu$", fontsize=10)
+    right.set_title(r"reflected $\mathbf{J}_\mu = y_\mu \mathbf{x}_\mu$", fontsize=10)
+    pos.set_label(r"$\mathbf{J}_\mu$")
+    negatives = X[y < 0]
+    right.scatter(*negatives.T, s=45, marker="s", facecolors="none",
+                  edgecolors=NEGATIVE_COLOR, label=r"$\mathbf{x}_\mu$ with $y_\mu=-1$")
+    for x, j in zip(negatives, J[y < 0], strict=True):
+        right.plot([x[0], j[0]], [x[1], j[1]], color=NEGATIVE_COLOR, lw=0.6, ls=":")
+    legend(left)
+    legend(right, loc="lower left")
+    return fig
