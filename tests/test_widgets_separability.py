@@ -159,3 +159,74 @@ def test_widget_status_and_rings() -> None:
 def test_widget_bad_function() -> None:
     with pytest.raises(ValueError):
         build_boolean_separator(16)
+
+
+# --- perclib.plotting.separability: the lesson's two static figures -------------------
+
+from matplotlib.lines import Line2D  # noqa: E402
+
+from perclib.data import boolean_cube  # noqa: E402
+from perclib.plotting import BOUNDARY_COLOR  # noqa: E402
+from perclib.plotting.separability import (  # noqa: E402
+    _SHORT_NAMES,
+    plot_feature_boundary,
+    plot_two_input_functions,
+)
+
+
+def test_short_panel_names_agree_with_the_widget_names() -> None:
+    for k, name in _SHORT_NAMES.items():
+        assert TWO_INPUT_NAMES[k] == name
+
+
+def test_panels_draw_a_strict_separator_exactly_for_separable_functions() -> None:
+    cube = boolean_cube(2)
+    fig = plot_two_input_functions((8, 14, 6, 9))
+    for k, ax in zip((8, 14, 6, 9), fig.axes, strict=True):
+        truth = np.array([NAME_LOGIC[TWO_INPUT_NAMES[k]](int(a), int(b)) for a, b in cube])
+        labels = 2 * truth - 1
+        solid = [ln for ln in ax.get_lines()
+                 if ln.get_linestyle() == "-" and ln.get_color() == BOUNDARY_COLOR]
+        if k in (6, 9):
+            assert not solid and "(no line)" in ax.get_title()
+            continue
+        (line,) = solid
+        (p, q) = np.asarray(line.get_xydata(), dtype=float)
+        # side of each corner relative to the drawn segment p -> q (2-D cross product)
+        side = (q[0] - p[0]) * (cube[:, 1] - p[1]) - (q[1] - p[1]) * (cube[:, 0] - p[0])
+        assert np.all(side != 0), f"{k}: a corner lies on the drawn line"
+        assert len(set(np.sign(side) * labels)) == 1, f"{k}: the drawn line does not separate"
+
+
+def test_crossing_segments_are_drawn_for_xor() -> None:
+    fig = plot_two_input_functions((6,))
+    dashed = [ln for ln in fig.axes[0].get_lines() if ln.get_linestyle() == "--"]
+    ends = sorted(tuple(map(tuple, np.asarray(ln.get_xydata()))) for ln in dashed)
+    assert ends == [((0.0, 0.0), (1.0, 1.0)), ((0.0, 1.0), (1.0, 0.0))]
+
+
+@pytest.mark.parametrize("functions", [(), (1, 2, 3, 4, 5), (16,), (-1,)])
+def test_panels_reject_bad_function_numbers(functions) -> None:
+    with pytest.raises(ValueError, match="functions"):
+        plot_two_input_functions(functions)
+
+
+def test_feature_boundary_is_drawn_where_the_unit_changes_sign() -> None:
+    w, theta = np.array([2.0, 2.0, -5.0]), 1.0
+    fig = plot_feature_boundary(w, theta, boolean_cube(2), [-1, 1, 1, -1], title="t")
+    (ax,) = fig.axes
+    assert ax.get_title() == "t"
+    contour_sets = [c for c in ax.collections if hasattr(c, "get_paths")]
+    vertices = np.vstack([p.vertices for c in contour_sets for p in c.get_paths() if len(p.vertices)])
+    h = w[0] * vertices[:, 0] + w[1] * vertices[:, 1] + w[2] * vertices[:, 0] * vertices[:, 1] - theta
+    assert np.isclose(h, 0, atol=0.05).any(), "no boundary vertex on the conic"
+    assert not any(isinstance(a, Line2D) and a.get_linestyle() == "--" for a in ax.get_lines())
+
+
+@pytest.mark.parametrize(
+    ("w", "X", "match"),
+    [([1.0, 2.0], [[0, 0]], "w"), ([1.0, np.nan, 0.0], [[0, 0]], "w"), ([1.0, 1.0, 1.0], [0, 0], "X")],
+)
+def test_feature_boundary_rejects_bad_input(w, X, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        plot_feature_boundary(w, 0.0, X, [1])
