@@ -162,3 +162,21 @@ def test_import_perclib_loads_no_heavy_module() -> None:
     first, second = out.stdout.splitlines()
     assert first == "[]"  # cover_count needs no LP solver: scipy only comes with geometry
     assert second == "True True"
+
+
+def test_corner_unit_and_two_layer_network_refuse_bad_input() -> None:
+    from perclib.units import ThresholdNetwork, corner_unit, two_layer_network
+
+    assert corner_unit([0, 1])[1] == 0.5
+    for bad in ([], [0, 2], [[0, 1]], [0.5]):
+        with pytest.raises(ValueError, match="0s and 1s"):
+            corner_unit(bad)
+    with pytest.raises(TypeError):
+        corner_unit([1j, 0])
+    with pytest.raises(ValueError, match="entries"):
+        two_layer_network(2, [0, 1, 1])
+    net = two_layer_network(3, [0, 1, 1, 0, 1, 0, 0, 1])  # parity of three
+    assert isinstance(net, ThresholdNetwork) and net.n_hidden == 4
+    assert net.hidden(boolean_cube(3)).sum(axis=1).max() == 1  # one corner at a time
+    with pytest.raises(ValueError, match="inputs"):
+        net(boolean_cube(2))

@@ -257,3 +257,49 @@ def test_threshold_frame_text_keeps_key_and_status_apart() -> None:
     demo = build_threshold_demo()
     text = _plain_text(demo.status.value)
     assert "disagrees with the target Your unit: w = (" in text
+
+
+def test_plot_glyphs_titles_show_the_activation_and_output() -> None:
+    from perclib.plotting.threshold import plot_glyphs
+
+    eye = np.eye(3)
+    fig = plot_glyphs({"diag": eye, "blank": np.zeros((3, 3))}, 2 * eye.ravel() - 1, 2.5)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["diag\nw.x = +3, f = +1", "blank\nw.x = +0, f = -1"]
+    with pytest.raises(ValueError, match="one shape"):
+        plot_glyphs({"a": eye, "b": np.zeros((2, 2))}, np.ones(9), 0.0)
+    with pytest.raises(TypeError, match="mapping"):
+        plot_glyphs([eye], np.ones(9), 0.0)
+    with pytest.raises(ValueError):
+        plot_glyphs({"a": eye}, np.ones(4), 0.0)
+
+
+def test_plot_threshold_shifts_draws_parallel_lines_at_their_distances() -> None:
+    from perclib.plotting.threshold import plot_threshold_shifts
+
+    w = np.array([0.6, 0.8])
+    fig = plot_threshold_shifts(w, [-1.0, 0.0, 2.0])
+    lines = [ln for ln in fig.axes[0].get_lines() if ln.get_label().startswith("$\\theta")]
+    assert len(lines) == 3
+    for line, theta in zip(lines, [-1.0, 0.0, 2.0], strict=True):
+        xy = np.column_stack(line.get_data())
+        assert np.allclose(xy @ w, theta)  # each line is w.x = theta
+    with pytest.raises(ValueError, match="thresholds"):
+        plot_threshold_shifts(w, [])
+    with pytest.raises(ValueError):
+        plot_threshold_shifts([1.0, 0.0, 0.0], [0.0])
+
+
+def test_plot_reflection_puts_every_reflected_pattern_on_the_positive_side() -> None:
+    from perclib import teacher_data
+    from perclib.plotting.threshold import plot_reflection
+
+    data = teacher_data(15, 2, margin=0.2, rng=4)
+    fig = plot_reflection(data.X, data.y, data.teacher)
+    right = fig.axes[1]
+    reflected = np.vstack([c.get_offsets() for c in right.collections[:2] if len(c.get_offsets())])
+    assert len(reflected) == 15 and np.all(reflected @ data.teacher > 0)
+    with pytest.raises(ValueError, match="2 columns"):
+        plot_reflection(np.ones((3, 3)), [1, 1, -1], [1.0, 0.0, 0.0])
+    with pytest.raises(ValueError):
+        plot_reflection(data.X, np.zeros(15), data.teacher)
