@@ -150,3 +150,15 @@ def test_strict_reflected_condition_is_stronger_than_matching_outputs() -> None:
     strict = np.all((cands @ X.T) * y > 0, axis=1)
     weak = np.all(np.where(cands @ X.T > 0, 1, -1) == y, axis=1)
     assert np.all(weak[strict]) and np.count_nonzero(weak & ~strict) > 0
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_exercise_6d_every_symmetric_function_with_n_hidden_units(n: int) -> None:
+    """Counting units 'at least k', output weights g(k) - g(k-1), threshold 1/2 - g(0)."""
+    X = boolean_cube(n)
+    m = X.sum(axis=1).astype(int)
+    for g in itertools.product((0, 1), repeat=n + 1):
+        g = np.array(g)
+        net = ThresholdNetwork(np.ones((n, n)), np.arange(1, n + 1) - 0.5, np.diff(g).astype(float),
+                               0.5 - g[0])
+        assert np.array_equal(net(X), 2 * g[m] - 1)
