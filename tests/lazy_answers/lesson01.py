@@ -13,6 +13,11 @@ ATTEMPTS: dict[str, list[Attempt]] = {
     "ex1-answer": [
         Attempt("library: an LP separator of the NAND table",
                 _SEPARATING.format(n="n", labels="np.where(X.sum(axis=1) < n, 1, -1)")),
+        Attempt("library: the perceptron trained on the NAND table",
+                "from perclib import augment, perceptron\n"
+                "X = boolean_cube(n)\n"
+                "result = perceptron(augment(X), np.where(X.sum(axis=1) < n, 1, -1))\n"
+                "return result.w[:-1], -result.w[-1]"),
         Attempt("hard-coded: the two-input NAND unit", "return np.array([-1.0, -1.0]), -1.5"),
         Attempt("hard-coded: a lookup table for n = 1, 2, 3",
                 "table = {1: ([-1.0], -0.5), 2: ([-1.0, -1.0], -1.5),\n"
@@ -30,6 +35,7 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("library: an LP separator of the 'at least k' table",
                 _SEPARATING.format(n="n", labels="np.where(X.sum(axis=1) >= k, 1, -1)")),
         Attempt("hard-coded: the majority of three", "return np.ones(3), 1.5"),
+        Attempt("hard-coded: a table good up to n = 6", "return np.ones(min(n, 6)), k - 0.5"),
         Attempt("hard-coded: only AND and OR",
                 "return np.ones(n), (n - 0.5 if k == n else 0.5)"),
         Attempt("wrong: threshold k (ties at k ones)", "return np.ones(n), float(k)"),
@@ -49,6 +55,10 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "p, q = np.asarray(p, float), np.asarray(q, float)\n"
                 "w = q - p\n"
                 "return w, float(w @ p)"),
+        Attempt("wrong: w towards inside instead of across the line",
+                "p, inside = np.asarray(p, float), np.asarray(inside, float)\n"
+                "w = inside - p\n"
+                "return w, float(w @ p)"),
         Attempt("wrong: normal right, threshold forgotten",
                 "d = np.asarray(q, float) - np.asarray(p, float)\n"
                 "return np.array([-d[1], d[0]]), 0.0"),
@@ -67,6 +77,9 @@ ATTEMPTS: dict[str, list[Attempt]] = {
     ],
     "ex4-answer": [
         Attempt("hard-coded: the T detector of section 1", "return w_T, theta_T"),
+        Attempt("hard-coded: the plus template of the check",
+                "t = np.array([0, 1, 0, 1, 1, 1, 0, 1, 0], float)\n"
+                "return 2 * t - 1, t.sum() - d - 0.5"),
         Attempt("wrong: d ignored (only the template itself)",
                 "t = np.asarray(template, float).ravel()\nreturn 2 * t - 1, t.sum() - 0.5"),
         Attempt("wrong: threshold on the boundary (images with d + 1 wrong pixels on it)",
