@@ -230,3 +230,10 @@ def test_feature_boundary_is_drawn_where_the_unit_changes_sign() -> None:
 def test_feature_boundary_rejects_bad_input(w, X, match) -> None:
     with pytest.raises(ValueError, match=match):
         plot_feature_boundary(w, 0.0, X, [1])
+
+
+def test_constant_functions_get_no_line_inside_the_square() -> None:
+    fig = plot_two_input_functions((0, 15))
+    for ax in fig.axes:
+        assert "(line outside)" in ax.get_title()
+        assert not [ln for ln in ax.get_lines() if ln.get_color() == BOUNDARY_COLOR]
