@@ -113,3 +113,28 @@ def test_widget_reaches_degenerate_positions() -> None:
     # The drawn lines follow the triples; unused ones are empty.
     dashed = [line for line in demo.figure.axes[0].lines if line.get_linestyle() == "--"]
     assert len(dashed) == 4 and all(len(line.get_xdata()) == 2 for line in dashed)
+
+
+def test_collinear_triples_figure() -> None:
+    from perclib.plotting.general_position import draw_collinear_triples, plot_collinear_triples
+
+    line_and_twice = np.array([[0, 0], [1, 1], [2, 2], [0, 1], [0, 1]], dtype=float)
+    triples = collinear_triples(line_and_twice)
+    assert triples == [(0, 1, 2), (0, 3, 4), (1, 3, 4), (2, 3, 4)]   # 3 through the doubled point
+    fig = plot_collinear_triples({"a": line_and_twice, "b": line_and_twice[:3]},
+                                 {"a": triples, "b": [(0, 1, 2)]})
+    ax, bx = fig.axes
+    assert ax.get_title() == "a: 4 collinear triples" and bx.get_title() == "b: 1 collinear triple"
+    dashed = [[line for line in a.lines if line.get_linestyle() == "--"] for a in (ax, bx)]
+    assert [len(d) for d in dashed] == [4, 1]
+    assert [t.get_text() for t in ax.texts] == ["×2"]            # the doubled point is marked
+    x0, x1 = ax.get_xlim()
+    assert x0 < 0 and x1 > 2                                    # every point is in view
+    with pytest.raises(ValueError):
+        plot_collinear_triples({"a": line_and_twice}, {"b": []})
+    with pytest.raises(TypeError):
+        plot_collinear_triples([line_and_twice], [triples])
+    with pytest.raises(ValueError):
+        draw_collinear_triples(ax, line_and_twice, [(0, 1, 9)])
+    with pytest.raises(ValueError):
+        draw_collinear_triples(ax, np.zeros((3, 3)), [])
