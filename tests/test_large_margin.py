@@ -230,6 +230,25 @@ def test_adatron_reaches_the_maximum_margin(seed: int) -> None:
     assert res.margin == pytest.approx(gamma_qp, rel=1e-6)
 
 
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_adatron_epoch_ends_mark_the_sweeps(seed: int) -> None:
+    # A plain AdaTron loop, sweep by sweep, records the weights after every sweep.
+    X, y = _data(seed)
+    res = adatron(X, y, max_epochs=15, tol=1e-12)
+    J = y[:, None] * X
+    Q = J @ J.T
+    a = np.zeros(len(y))
+    sweep_weights = []
+    for _ in range(res.iterations):
+        for mu in range(len(y)):
+            a[mu] = max(0.0, a[mu] + (1.0 - Q[mu] @ a) / Q[mu, mu])
+        sweep_weights.append(J.T @ a)
+    assert res.epoch_ends is not None and len(res.epoch_ends) == res.iterations
+    assert np.all(np.diff(res.epoch_ends) >= 0) and res.epoch_ends[-1] == res.n_updates
+    np.testing.assert_allclose(res.weights[res.epoch_ends], sweep_weights, rtol=1e-9, atol=1e-12)
+    assert minover(X, y, max_steps=5).epoch_ends is None
+
+
 def test_adatron_other_learning_rates() -> None:
     X, y = _data(2)
     gamma = max_margin(X, y).gamma

@@ -82,6 +82,9 @@ class LargeMarginResult:
         Embedding strengths ``a`` with ``w = w0 + sum_mu a_mu y_mu x_mu``, all >= 0.
     w0 : ndarray, shape (N,)
         Starting weights.
+    epoch_ends : ndarray of int, shape (iterations,), or None
+        AdaTron only: the number of updates made by the end of each sweep, so
+        ``margins[epoch_ends]`` is the margin after each sweep (None otherwise).
     """
 
     algorithm: str
@@ -94,6 +97,7 @@ class LargeMarginResult:
     w0: NDArray[np.float64]
     _X: NDArray[np.float64] = field(repr=False)
     _y: NDArray[np.float64] = field(repr=False)
+    epoch_ends: NDArray[np.int64] | None = field(default=None, repr=False)
 
     @property
     def n_updates(self) -> int:
@@ -415,6 +419,8 @@ def adatron(
     >>> res = adatron([[2.0, 0.0], [0.0, 1.0]], [1, 1])
     >>> res.converged, np.round(res.strengths, 6).tolist(), np.round(res.w, 6).tolist()
     (True, [0.25, 1.0], [0.5, 1.0])
+    >>> res.iterations, res.epoch_ends.tolist()  # one sweep of 2 updates reaches it
+    (1, [2])
     """
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
@@ -445,6 +451,7 @@ def adatron(
     coef: list[float] = []
     converged = False
     epochs = 0
+    ends: list[int] = []
     for _ in range(max_epochs):
         epochs += 1
         for mu in range(P):
@@ -455,6 +462,7 @@ def adatron(
                 h += delta * Q[:, mu]
                 idx.append(mu)
                 coef.append(delta)
+        ends.append(len(idx))
         h = Q @ a  # exact stabilities at the end of the epoch (no accumulated rounding)
         w = J.T @ a
         if _certified(w, float(a.sum()), float(h.min()), tol):
@@ -473,4 +481,5 @@ def adatron(
         w0=np.zeros(N),
         _X=X_data,
         _y=y,
+        epoch_ends=np.array(ends, dtype=np.int64),
     )

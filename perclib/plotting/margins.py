@@ -1,0 +1,326 @@
+"""Figures of lesson 6: margins, the maximum-margin line, large-margin training runs.
+
+Each helper builds one whole figure in the course style and returns it, so the
+lesson cell shows one call next to the computation it is about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Circle
+from numpy.typing import ArrayLike, NDArray
+
+from perclib._validation import as_labels, as_patterns, as_positive_float, as_weights
+from perclib.geometry import margin, pattern_margins
+from perclib.plotting import (
+    ACCENT_COLOR,
+    HIGHLIGHT_COLOR,
+    MARGIN_COLOR,
+    NEGATIVE_COLOR,
+    NORMAL_COLOR,
+    POSITIVE_COLOR,
+    decision_line,
+    legend,
+    margin_lines,
+    new_figure,
+    normal_arrow,
+    plot_patterns,
+    setup_plane,
+)
+from perclib.train.large_margin import LargeMarginResult
+
+_PLANE = (-2.5, 2.5, -2.5, 2.5)
+
+
+def _plane_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    X = as_patterns(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"X: these figures draw patterns in the plane, got dimension {X.shape[1]}")
+    return X, as_labels(y, X.shape[0])
+
+
+def _ring(ax: object, points: NDArray[np.float64], label: str) -> None:
+    ax.scatter(*np.atleast_2d(points).T, s=170, facecolors="none",  # type: ignore[attr-defined]
+               edgecolors=HIGHLIGHT_COLOR, linewidths=2, zorder=4, label=label)
+
+
+def plot_distances(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
+    """Patterns, the line ``w.x = 0``, each pattern's distance to it, and the margin band.
+
+    Parameters
+    ----------
+    X : array_like, shape (P, 2)
+        Patterns in the plane.
+    y : array_like, shape (P,)
+        Labels in {-1, +1}.
+    w : array_like, shape (2,)
+        A non-zero weight vector.
+
+    Returns
+    -------
+    Figure
+        One panel; the closest pattern is ringed and the title gives ``gamma(w)``.
+
+    Examples
+    --------
+    >>> fig = plot_distances([[1.0, 1.0], [-1.0, -2.0]], [1, -1], [1.0, 0.0])
+    >>> fig.axes[0].get_title()
+    '$\\\\gamma(\\\\mathbf{w})$ = 1.000: distances to the line'
+    """
+    X, y = _plane_data(X, y)
+    w = as_weights(w, 2)
+    if not np.any(w):
+        raise ValueError("w must be non-zero: the zero vector defines no line")
+    feet = X - np.outer(X @ w / (w @ w), w)
+    gamma = margin(w, X, y)
+    fig, (ax,) = new_figure(width=4.6, height=4.3)
+    setup_plane(ax, _PLANE)
+    for x, foot in zip(X, feet, strict=True):
+        ax.plot([x[0], foot[0]], [x[1], foot[1]], color=MARGIN_COLOR, lw=0.8, zorder=1)
+    plot_patterns(ax, X, y)
+    decision_line(ax, w, label=r"$\mathbf{w}\cdot\mathbf{x}=0$")
+    margin_lines(ax, w, 0.0, gamma)
+    normal_arrow(ax, w)
+    _ring(ax, X[int(np.argmin(pattern_margins(w, X, y)))], "closest pattern")
+    legend(ax, loc="lower left", fontsize=7)
+    ax.set_title(rf"$\gamma(\mathbf{{w}})$ = {gamma:.3f}: distances to the line", fontsize=10)
+    return fig
+
+
+def plot_max_margin(
+    X: ArrayLike, y: ArrayLike, w: ArrayLike, angles: ArrayLike, scan: ArrayLike
+) -> Figure:
+    """The maximum-margin line (left) and the margin of every direction (right).
+
+    Parameters
+    ----------
+    X, y : array_like
+        Patterns in the plane and their labels.
+    w : array_like, shape (2,)
+        The maximum-margin normal; its support patterns (margin within 1e-9 of the
+        best) are ringed.
+    angles, scan : array_like, shape (K,)
+        Angles of unit normals (radians) and their margins, as from
+        :func:`perclib.direction_margins`.
+
+    Returns
+    -------
+    Figure
+        Two panels.
+
+    Examples
+    --------
+    >>> X, y = [[1.0, 1.0], [-1.0, -2.0]], [1, -1]
+    >>> phis = np.linspace(-np.pi, np.pi, 7)
+    >>> scan = [margin([np.cos(p), np.sin(p)], X, y) for p in phis]
+    >>> len(plot_max_margin(X, y, [1.0, 1.0], phis, scan).axes)
+    2
+    """
+    X, y = _plane_data(X, y)
+    w = as_weights(w, 2)
+    angles = np.asarray(angles, dtype=float)
+    scan = np.asarray(scan, dtype=float)
+    if angles.ndim != 1 or angles.shape != scan.shape:
+        raise ValueError(f"angles and scan must be 1-D of one length, got {angles.shape}, {scan.shape}")
+    gamma = margin(w, X, y)
+    if not gamma > 0:
+        raise ValueError("w does not separate the data: expected the maximum-margin normal")
+    support = pattern_margins(w, X, y) <= gamma * (1 + 1e-9)
+    fig, (ax, ax2) = new_figure(2, width=4.6, height=4.2)
+    setup_plane(ax, _PLANE)
+    plot_patterns(ax, X, y)
+    decision_line(ax, w, label="maximum-margin line")
+    margin_lines(ax, w, 0.0, gamma)
+    normal_arrow(ax, w)
+    _ring(ax, X[support], "support patterns")
+    legend(ax, loc="lower left", fontsize=7)
+    ax.set_title(rf"$\gamma_{{\max}}$ = {gamma:.3f}", fontsize=10)
+    ax2.plot(np.degrees(angles), scan, color="black", lw=1.2)
+    ax2.axhline(gamma, color=ACCENT_COLOR, ls=":", label=r"$\gamma_{\max}$")
+    ax2.axhline(0, color="#d0d0d0", lw=0.8)
+    ax2.plot(np.degrees(np.arctan2(w[1], w[0])), gamma, "o", color=NORMAL_COLOR, label="optimum")
+    ax2.set_xlim(-180, 180)
+    ax2.set_ylim(-2.5 * gamma, 1.4 * gamma)
+    ax2.set_xlabel(r"angle $\varphi$ of the unit normal (degrees)")
+    ax2.set_ylabel(r"margin $\gamma(\varphi)$")
+    legend(ax2, loc="lower center", fontsize=8)
+    return fig
+
+
+def plot_margin_ratios(ratio: ArrayLike) -> Figure:
+    """Histogram of ``gamma(w) / gamma_max`` over runs, with the optimum marked at 1.
+
+    Examples
+    --------
+    >>> fig = plot_margin_ratios([0.1, 0.2, 0.25, 0.7])
+    >>> fig.axes[0].get_ylabel()
+    'runs'
+    """
+    ratio = np.asarray(ratio, dtype=float)
+    if ratio.ndim != 1 or ratio.size == 0 or not np.all(np.isfinite(ratio)):
+        raise ValueError("ratio must be a non-empty 1-D array of finite numbers")
+    fig, (ax,) = new_figure(width=5.5, height=2.8)
+    ax.hist(ratio, bins=np.linspace(0, 1, 21), color=NORMAL_COLOR, edgecolor="white")
+    ax.axvline(1.0, color=ACCENT_COLOR, ls=":", label=r"$\gamma_{\max}$")
+    ax.set_xlabel(r"$\gamma(\mathbf{w}_{\mathrm{perceptron}}) / \gamma_{\max}$")
+    ax.set_ylabel("runs")
+    legend(ax, loc="upper right")
+    return fig
+
+
+def plot_large_margin_runs(
+    margin_runs: Mapping[float, LargeMarginResult], minover_run: LargeMarginResult, gamma_max: float
+) -> Figure:
+    """Margin after each update: the margin perceptron for several beta, and MinOver.
+
+    Parameters
+    ----------
+    margin_runs
+        ``{beta: margin_perceptron(...)}``, at most four runs (left panel).
+    minover_run
+        A MinOver run; its certified upper bound is drawn too (right panel).
+    gamma_max
+        The maximum margin, drawn as a dotted level.
+
+    Examples
+    --------
+    >>> from perclib import margin_perceptron, minover
+    >>> X, y = [[2.0, 0.0], [0.0, 1.0]], [1, 1]
+    >>> runs = {b: margin_perceptron(X, y, beta=b) for b in (0.0, 1.0)}
+    >>> len(plot_large_margin_runs(runs, minover(X, y), 2 / np.sqrt(5)).axes)
+    2
+    """
+    gamma_max = as_positive_float(gamma_max, "gamma_max")
+    if not 1 <= len(margin_runs) <= 4:
+        raise ValueError(f"margin_runs: give 1 to 4 runs, got {len(margin_runs)}")
+    fig, (ax1, ax2) = new_figure(2, width=4.8, height=3.6)
+    styles = zip(margin_runs.items(), ["-", "--", "-.", ":"],
+                 ["black", NEGATIVE_COLOR, POSITIVE_COLOR, NORMAL_COLOR], strict=False)
+    for (beta, run), style, colour in styles:
+        steps = np.arange(1, run.n_updates + 2)
+        ax1.plot(steps, run.margins, style, color=colour, label=rf"$\beta$ = {beta:g}")
+        ax1.plot(steps[-1], run.margins[-1], "o", color=colour)
+    ax1.set_title(r"perceptron ($\beta = 0$) and with margin", fontsize=10)
+    steps = np.arange(1, minover_run.n_updates + 2)
+    ax2.plot(steps, minover_run.margins, color=POSITIVE_COLOR, lw=1.2, label="margin")
+    ax2.plot(steps, minover_run.upper_bounds, color=NORMAL_COLOR, lw=1.2, alpha=0.7,
+             label="certified bound")
+    ax2.set_title("MinOver, with its certificate", fontsize=10)
+    for ax in (ax1, ax2):
+        ax.axhline(gamma_max, color=ACCENT_COLOR, ls=":", lw=1.5, label=r"$\gamma_{\max}$")
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.6 * gamma_max)
+        ax.set_xlabel("updates + 1")
+        ax.set_ylabel("margin of the current weights")
+    legend(ax1, loc="upper left", fontsize=7)
+    legend(ax2, loc="lower right", fontsize=7)
+    return fig
+
+
+def plot_adatron_sweeps(run: LargeMarginResult, gamma_max: float) -> Figure:
+    """AdaTron's distance to the optimum after each sweep, on a log scale.
+
+    Draws ``1 - margin / gamma_max`` (below the optimum) and ``bound / gamma_max - 1``
+    (the certificate above it) against the sweep number; a straight line means the
+    error shrinks by a fixed factor per sweep.
+
+    Examples
+    --------
+    >>> from perclib import adatron
+    >>> X, y = [[2.0, 0.0], [0.0, 1.0], [1.0, 1.5]], [1, 1, 1]
+    >>> fig = plot_adatron_sweeps(adatron(X, y), 2 / np.sqrt(5))
+    >>> fig.axes[0].get_xlabel()
+    'sweep through the patterns'
+    """
+    gamma_max = as_positive_float(gamma_max, "gamma_max")
+    if run.algorithm != "adatron" or run.epoch_ends is None:
+        raise ValueError("run must be an AdaTron run (perclib.adatron)")
+    sweeps = np.arange(1, run.epoch_ends.size + 1)
+    below = 1 - run.margins[run.epoch_ends] / gamma_max
+    above = run.upper_bounds[run.epoch_ends] / gamma_max - 1
+    floor = 1e-16  # an exact 0 has no place on a log scale
+    fig, (ax,) = new_figure(width=5.5, height=3.0)
+    ax.semilogy(sweeps, np.maximum(below, floor), "o-", ms=3, color=POSITIVE_COLOR,
+                label=r"$1 - \gamma(\mathbf{w})/\gamma_{\max}$")
+    ax.semilogy(sweeps, np.maximum(above, floor), "s-", ms=3, color=NORMAL_COLOR,
+                label=r"certificate$/\gamma_{\max} - 1$")
+    ax.set_xlabel("sweep through the patterns")
+    ax.set_ylabel("relative distance to the optimum")
+    ax.set_title("AdaTron, sweep by sweep", fontsize=10)
+    legend(ax, loc="upper right", fontsize=8)
+    return fig
+
+
+def plot_margin_balls(X: ArrayLike, y: ArrayLike, w: ArrayLike, arc: tuple[float, float]) -> Figure:
+    """Balls of radius gamma_max / 2 and gamma_max around the patterns, with the lines.
+
+    Parameters
+    ----------
+    X, y : array_like
+        Patterns in the plane and their labels.
+    w : array_like, shape (2,)
+        The maximum-margin normal (its margin sets the radii).
+    arc : (float, float)
+        Ends of the arc ``H_gamma`` at ``gamma_max / 2``, as from
+        :func:`perclib.admissible_arc`; their two lines are drawn on the left.
+
+    Examples
+    --------
+    >>> X, y = [[1.0, 1.0], [-1.0, -2.0]], [1, -1]
+    >>> fig = plot_margin_balls(X, y, [1.0, 1.0], (0.3, 1.2))
+    >>> [ax.get_title() for ax in fig.axes]
+    ['balls of radius 0.5 $\\\\gamma_{\\\\max}$', 'balls of radius 1 $\\\\gamma_{\\\\max}$']
+    """
+    X, y = _plane_data(X, y)
+    w = as_weights(w, 2)
+    gamma = margin(w, X, y)
+    if not gamma > 0:
+        raise ValueError("w does not separate the data: expected the maximum-margin normal")
+    lo, hi = (float(a) for a in arc)
+    fig, axes = new_figure(2, width=4.3, height=4.2)
+    for ax, frac in zip(axes, (0.5, 1.0), strict=True):
+        setup_plane(ax, _PLANE)
+        for x, label in zip(X, y, strict=True):
+            colour = POSITIVE_COLOR if label > 0 else NEGATIVE_COLOR
+            ax.add_patch(Circle(tuple(x), frac * gamma, color=colour, alpha=0.25, lw=0))
+        plot_patterns(ax, X, y, label=False)
+        ax.set_title(rf"balls of radius {frac:g} $\gamma_{{\max}}$", fontsize=10)
+    for phi in (lo, hi):
+        decision_line(axes[0], [np.cos(phi), np.sin(phi)], lw=1.2)
+    decision_line(axes[1], w)
+    return fig
+
+
+def plot_margin_counts(gammas: ArrayLike, cover: int, g_max: float = 0.45) -> Figure:
+    """How many labellings reach margin at least gamma, against gamma.
+
+    Parameters
+    ----------
+    gammas : array_like
+        The maximum margin of each separable labelling (from
+        :func:`perclib.dichotomy_margins`).
+    cover : int
+        Cover's count at gamma = 0, drawn as a dotted level.
+    g_max : float, default 0.45
+        Right end of the gamma axis.
+
+    Examples
+    --------
+    >>> fig = plot_margin_counts([0.05, 0.05, 0.2, 0.2], 4)
+    >>> fig.axes[0].get_ylabel()
+    'labellings realisable in $H_\\\\gamma$'
+    """
+    gammas = np.asarray(gammas, dtype=float)
+    if gammas.ndim != 1:
+        raise ValueError("gammas must be 1-D")
+    g_axis = np.linspace(0, as_positive_float(g_max, "g_max"), 451)
+    fig, (ax,) = new_figure(width=5.5, height=3.0)
+    ax.plot(g_axis, [np.sum(gammas >= g) for g in g_axis], color=NORMAL_COLOR)
+    ax.axhline(cover, color=ACCENT_COLOR, ls=":", label=f"Cover's count {cover}")
+    ax.set_xlabel(r"margin $\gamma$ (points on the unit sphere, $R = 1$)")
+    ax.set_ylabel(r"labellings realisable in $H_\gamma$")
+    legend(ax, loc="upper right")
+    return fig
