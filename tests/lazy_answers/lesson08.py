@@ -2,4 +2,68 @@
 
 from exercise_audit import Attempt
 
-ATTEMPTS: dict[str, list[Attempt]] = {}
+ATTEMPTS: dict[str, list[Attempt]] = {
+    "ex1-answer": [
+        Attempt("library: perclib's generalization_error", "return generalization_error(w, B)"),
+        Attempt("library: perclib's overlap",
+                "from perclib import overlap\nreturn np.arccos(overlap(w, B)) / np.pi"),
+        Attempt("hard-coded: the error of the student the lesson printed", "return 0.3059"),
+        Attempt("hard-coded: lookup of the old check's four examples",
+                "table = {(1, 0, 1, 1): 0.25, (3, 4, 4, 3): 0.0903345}\n"
+                "return table.get(tuple(np.r_[w, B].astype(int)), 0.5)"),
+        Attempt("wrong: overlap not normalised",
+                "return np.arccos(np.clip(w @ B, -1, 1)) / np.pi"),
+        Attempt("wrong: normalised by |w| only",
+                "return np.arccos(np.clip(w @ B / np.linalg.norm(w), -1, 1)) / np.pi"),
+        Attempt("wrong: no clip (nan when w is parallel to B)",
+                "return np.arccos(w @ B / (np.linalg.norm(w) * np.linalg.norm(B))) / np.pi"),
+        Attempt("wrong: no clip, norms as sqrt of dot products",
+                "return np.arccos(w @ B / np.sqrt((w @ w) * (B @ B))) / np.pi"),
+        Attempt("wrong: the angle itself, not divided by pi",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arccos(np.clip(R, -1, 1))"),
+        Attempt("wrong: the angle in degrees",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.degrees(np.arccos(np.clip(R, -1, 1)))"),
+        Attempt("wrong: |R| (an opposite student counted as good)",
+                "R = abs(w @ B) / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
+        Attempt("wrong: one wedge only, theta / (2 pi)",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arccos(np.clip(R, -1, 1)) / (2 * np.pi)"),
+        Attempt("wrong: the accuracy 1 - eps",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return 1 - np.arccos(np.clip(R, -1, 1)) / np.pi"),
+        Attempt("wrong: returns R",
+                "return w @ B / (np.linalg.norm(w) * np.linalg.norm(B))"),
+        Attempt("wrong: linear in R, (1 - R) / 2",
+                "return (1 - w @ B / (np.linalg.norm(w) * np.linalg.norm(B))) / 2"),
+        Attempt("wrong: elementwise, no dot product",
+                "R = w * B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
+    ],
+    "ex2-answer": [
+        Attempt("hard-coded: the values the old check printed",
+                "table = {1.0: 0.470655, 0.5: 1.034314, 0.25: 1.735578}\n"
+                "return 0.0 if alpha >= 2 else table.get(alpha, 0.5)"),
+        Attempt("wrong: forgets alpha >= 2",
+                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0)"),
+        Attempt("wrong: search interval too short for small alpha",
+                "if alpha >= 2:\n    return 0.0\n"
+                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 5.0)"),
+        Attempt("wrong: returns the capacity, not the stability",
+                "return 0.0 if alpha >= 2 else gardner_capacity(alpha)"),
+        Attempt("wrong: the large-kappa asymptote 1/sqrt(alpha)",
+                "return 0.0 if alpha >= 2 else 1 / np.sqrt(alpha)"),
+        Attempt("wrong: a coarse grid and interpolation",
+                "if alpha >= 2:\n    return 0.0\n"
+                "k = np.linspace(0, 12, 121)\n"
+                "return float(np.interp(alpha, gardner_capacity(k)[::-1], k[::-1]))"),
+        Attempt("wrong: solves alpha_c(kappa) = 2 alpha (double counting)",
+                "if alpha >= 1:\n    return 0.0\n"
+                "return brentq(lambda k: gardner_capacity(k) - 2 * alpha, 0.0, 50.0)"),
+        Attempt("wrong: loose tolerance",
+                "if alpha >= 2:\n    return 0.0\n"
+                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-2)"),
+    ],
+}
