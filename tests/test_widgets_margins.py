@@ -75,3 +75,77 @@ def test_training_widget_follows_the_runs() -> None:
     assert "run finished" in demo.status.value
     shown = float(demo.status.value.split("margin ")[1].split(",")[0])
     assert 0 < shown < best.gamma
+
+
+# ---------------------------------------------------------------------------
+# The static figures of lesson 6 (perclib.plotting.margins)
+# ---------------------------------------------------------------------------
+
+
+def _ringed(ax) -> np.ndarray:
+    """Offsets of the hollow rings (support or closest patterns) on an axes."""
+    from perclib.plotting import HIGHLIGHT_COLOR
+
+    hits = [c.get_offsets() for c in ax.collections
+            if len(c.get_facecolors()) == 0 and len(c.get_edgecolors())
+            and np.allclose(c.get_edgecolors()[0][:3], _rgb(HIGHLIGHT_COLOR))]
+    return np.vstack(hits) if hits else np.empty((0, 2))
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    from matplotlib.colors import to_rgb
+
+    return to_rgb(colour)
+
+
+def test_distances_figure_rings_the_closest_pattern() -> None:
+    from perclib.plotting.margins import plot_distances
+
+    X, y, _ = _family_data()
+    w = np.array([1.0, 0.3])
+    if margin(w, X, y) <= 0:
+        w = max_margin(X, y).w + np.array([0.05, 0.0])
+    fig = plot_distances(X, y, w)
+    closest = X[np.argmin(y * (X @ w) / np.linalg.norm(w))]
+    np.testing.assert_allclose(_ringed(fig.axes[0]), [closest])
+    with pytest.raises(ValueError, match="non-zero"):
+        plot_distances(X, y, [0.0, 0.0])
+    with pytest.raises(ValueError, match="plane"):
+        plot_distances(np.ones((3, 3)), [1, 1, -1], [1.0, 0.0, 0.0])
+
+
+def test_max_margin_figure_rings_the_support_patterns() -> None:
+    from perclib import direction_margins
+    from perclib.plotting.margins import plot_max_margin
+
+    X, y, best = _family_data()
+    phis = np.linspace(-np.pi, np.pi, 721)
+    fig = plot_max_margin(X, y, best.w, phis, direction_margins(X, y, phis))
+    ringed = _ringed(fig.axes[0])
+    np.testing.assert_allclose(np.sort(ringed, axis=0), np.sort(X[best.support], axis=0))
+    with pytest.raises(ValueError, match="separate"):
+        plot_max_margin(X, y, -best.w, phis, direction_margins(X, y, phis))
+    with pytest.raises(ValueError, match="one length"):
+        plot_max_margin(X, y, best.w, phis, phis[:-1])
+
+
+def test_adatron_figure_has_one_point_per_sweep() -> None:
+    from perclib import adatron, minover
+    from perclib.plotting.margins import plot_adatron_sweeps
+
+    X, y, best = _family_data()
+    run = adatron(X, y)
+    fig = plot_adatron_sweeps(run, best.gamma)
+    below = fig.axes[0].lines[0].get_ydata()
+    assert len(below) == run.iterations
+    assert below[-1] <= 1e-8                      # the run stops within tol of the optimum
+    with pytest.raises(ValueError, match="AdaTron"):
+        plot_adatron_sweeps(minover(X, y, max_steps=10), best.gamma)
+
+
+def test_count_figure_starts_at_every_labelling() -> None:
+    from perclib.plotting.margins import plot_margin_counts
+
+    fig = plot_margin_counts([0.05, 0.05, 0.2, 0.2], 4)
+    counts = fig.axes[0].lines[0].get_ydata()
+    assert counts[0] == 4 and counts[-1] == 0 and np.all(np.diff(counts) <= 0)
