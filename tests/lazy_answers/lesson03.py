@@ -30,7 +30,7 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return in_general_position(np.asarray(points, dtype=float), threshold=True)"),
         Attempt("hard-coded: answers of the cases listed in the check",
                 "key = np.asarray(points).tolist()\n"
-                "return key not in ([[0, 0], [2, 1], [4, 2], [1, 3]], [[3, 5], [3, 5]])"),
+                "return key not in ([[0, 0], [1, 3], [2, 1], [4, 2]], [[3, 5], [3, 5]])"),
         Attempt("hard-coded: always True", "return True"),
         Attempt("wrong: floating-point determinants with a tolerance",
                 "pts = np.asarray(points, dtype=float)\n"
@@ -50,6 +50,14 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: triples only, equal points forgotten (P = 2)",
                 "pts = [tuple(int(c) for c in p) for p in points]\n"
                 "for (ax, ay), (bx, by), (cx, cy) in itertools.combinations(pts, 3):\n"
+                "    if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) == 0:\n"
+                "        return False\n"
+                "return True"),
+        Attempt("wrong: only triples of neighbours in the list",
+                "pts = [tuple(int(c) for c in p) for p in points]\n"
+                "if len(set(pts)) < len(pts):\n"
+                "    return False\n"
+                "for (ax, ay), (bx, by), (cx, cy) in zip(pts, pts[1:], pts[2:]):\n"
                 "    if (bx - ax) * (cy - ay) - (by - ay) * (cx - ax) == 0:\n"
                 "        return False\n"
                 "return True"),
