@@ -82,6 +82,8 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: forgets the labels in the stability", _minover("nu = int(np.argmin(X @ w))")),
         Attempt("wrong: the last of tied minima",
                 _minover("h = y * (X @ w)\n    nu = int(len(h) - 1 - np.argmin(h[::-1]))")),
+        Attempt("wrong: argsort's first (not the first of tied minima on long arrays)",
+                _minover("nu = int(np.argsort(y * (X @ w))[0])")),
         Attempt("wrong: adds x instead of y x",
                 _minover("nu = int(np.argmin(y * (X @ w)))", add="X[nu]")),
         Attempt("wrong: normalised margins (divides by |x|)",
@@ -91,3 +93,7 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                          "    nu = int(np.argmin(h))")),
     ],
 }
+
+# Exercise 2's answer (gamma_max = 3/sqrt(2), normal (1, 1)/sqrt(2)) must never be printed.
+ATTEMPTS["ex2-answer"] = [Attempt(a.label, a.code, secrets=("2.121", "0.7071", "3/√2"))
+                          for a in ATTEMPTS["ex2-answer"]]
