@@ -388,3 +388,25 @@ def test_enumeration_limit_can_be_raised_or_lifted():
         count_dichotomies(X, max_count=2.5)
     with pytest.raises(ValueError, match="max_count"):
         count_dichotomies(X, max_count=0)
+
+
+def test_lesson4_figures_and_their_input_checks() -> None:
+    from perclib.plotting.counting import draw_capacity_curves, draw_two_way
+
+    old = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.5]])
+    fig = draw_two_way(old, [1.0, 1.0], [[-1, 1, 1], [1, -1, -1]])
+    assert [ax.get_title() for ax in fig.axes] == ["two-way dichotomy 1 of 2", "two-way dichotomy 2 of 2"]
+    with pytest.raises(ValueError, match="old"):
+        draw_two_way(old[:, :1], [1.0, 1.0], [[1, 1, 1]])
+    with pytest.raises(ValueError, match="new"):
+        draw_two_way(old, [0.0, 0.0], [[1, 1, 1]])
+    with pytest.raises(ValueError, match="both"):
+        draw_two_way(old, [1.0, 1.0], [[1, 0, 1]])
+    fig = draw_capacity_curves((3, 30))
+    curves = fig.axes[0].get_lines()[:2]
+    assert [c.get_label() for c in curves] == ["N = 3", "N = 30"]
+    assert np.isclose(np.interp(2.0, *curves[1].get_data()), 0.5)
+    with pytest.raises(ValueError, match="Ns"):
+        draw_capacity_curves((1, 2, 3, 4, 5))
+    with pytest.raises(ValueError, match="max_load"):
+        draw_capacity_curves((3,), max_load=0)

@@ -115,3 +115,37 @@ def test_capacity_widget_bad_input() -> None:
         build_capacity_curve(0)
     with pytest.raises(TypeError):
         build_capacity_curve(10, 2.5)
+
+
+def test_explorer_default_points_are_numbered_and_spread() -> None:
+    from perclib import in_general_position
+    from perclib.widgets.counting import EXPLORER_POINTS
+
+    demo = build_dichotomy_explorer()
+    X = EXPLORER_POINTS[:8]
+    assert in_general_position(X) and in_general_position(X, threshold=True)
+    # Spread: no point near the origin, no two points close, no thin triangle.
+    assert np.min(np.linalg.norm(X, axis=1)) > 0.4
+    gaps = [np.linalg.norm(X[i] - X[j]) for i in range(8) for j in range(i)]
+    assert min(gaps) > 0.7
+    ax = demo.figure.axes[0]
+    texts = [t for t in ax.texts if t.get_text().isdigit()]
+    assert [t.get_text() for t in texts] == [str(i) for i in range(1, 9)]
+    demo.controls["P"].value = 3
+    assert [t.get_visible() for t in texts] == [True] * 3 + [False] * 5
+
+
+def test_explorer_lesson_answer_point_4_inside_the_triangle() -> None:
+    """The lesson's answer: with a threshold at P = 4, labellings 8 and 9 are the missing ones."""
+    demo = build_dichotomy_explorer()
+    demo.controls["threshold"].value = True
+    demo.controls["P"].value = 4
+    missing = []
+    for index in range(1, 17):
+        demo.controls["labelling"].value = index
+        if "not separable" in demo.status.value:
+            missing.append(index)
+    assert missing == [8, 9]
+    # Labelling 8 is 0111 read from the right: points 1, 2, 3 get +1 and point 4 gets -1.
+    demo.controls["labelling"].value = 8
+    assert "0111" in demo.status.value

@@ -1,6 +1,6 @@
 """Lesson 4 widgets: counting separable dichotomies, and the capacity curve.
 
-:func:`build_dichotomy_explorer` shows P random points in the plane under one of
+:func:`build_dichotomy_explorer` shows P numbered points in the plane under one of
 their 2^P labellings, the separating line when there is one (LP), and, beside it, how
 many labellings are separable for every P (enumerated) against Cover's count.
 
@@ -44,6 +44,13 @@ from perclib.widgets.base import SliderFigure
 
 _BAR_COLOR = "#b9cfe0"  # pale blue: enumerated counts of the other P
 
+#: The explorer's default points: spread over the square, no two on a line through the
+#: origin and no three on a line; point 4 lies inside the triangle of points 1, 2, 3.
+EXPLORER_POINTS = np.array([
+    [1.8, 0.6], [-2.0, 2.3], [-2.0, -2.2], [0.2, 0.4], [0.6, -1.7],
+    [-1.9, 0.8], [1.9, 1.3], [0.0, -2.3], [2.2, -1.6], [-2.3, 0.5],
+])
+
 
 def labelling_from_index(index: int, P: int) -> NDArray[np.int64]:
     """Labelling number ``index`` (taken mod 2**P) of P points: bit i set means y_i = +1.
@@ -61,8 +68,8 @@ def labelling_from_index(index: int, P: int) -> NDArray[np.int64]:
     return (2 * bits - 1).astype(np.int64)
 
 
-def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure:
-    """Browse the labellings of P random points in the plane and count the separable ones.
+def build_dichotomy_explorer(P_max: int = 8, *, rng: object = None) -> SliderFigure:
+    """Browse the labellings of P numbered points in the plane and count the separable ones.
 
     Controls: ``P`` (how many of the points are used), ``labelling`` (which labelling,
     counted from 1 up to ``2**P``: labelling ``k`` has the binary digits of ``k - 1`` as
@@ -73,9 +80,14 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
     ----------
     P_max : int, default 8
         Largest number of points (2..10).
-    rng : seed or Generator, default 4
-        Draws the points (standard Gaussian, in general position with probability one;
-        checked).
+    rng : seed or Generator, optional
+        If given, the points are drawn from it (standard Gaussian, in general position
+        with probability one; checked). By default the hand-picked, well-spread points
+        ``EXPLORER_POINTS`` are used: in general position with and without a threshold,
+        and point 4 inside the triangle of points 1, 2, 3.
+
+    The points are numbered from 1 on the plot; in the status line the last binary
+    digit belongs to point 1.
 
     Examples
     --------
@@ -90,7 +102,7 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
     P_max = as_count(P_max, "P_max", minimum=2)
     if P_max > 10:
         raise ValueError(f"P_max must be at most 10 (2**P labellings are browsed), got {P_max}")
-    X = as_rng(rng).standard_normal((P_max, 2))
+    X = EXPLORER_POINTS[:P_max].copy() if rng is None else as_rng(rng).standard_normal((P_max, 2))
     if not (in_general_position(X) and in_general_position(X, threshold=True)):
         raise ValueError("the drawn points are not in general position; choose another rng")
     # Every prefix enumerated once (no LP: cells of the arrangement), both settings.
@@ -110,6 +122,11 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
     ax.set_xticks([-2, 0, 2])
     ax.set_yticks([-2, 0, 2])
     legend(ax, loc="lower left")
+    numbers = [
+        ax.annotate(str(i + 1), xy=(float(x[0]), float(x[1])), xytext=(4, 4),
+                    textcoords="offset points", fontsize=9)
+        for i, x in enumerate(X)
+    ]
 
     # Heights are drawn as log2(count) on a linear axis labelled with the counts: a log-scaled
     # axis costs several times more to redraw on every slider move.
@@ -161,6 +178,8 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
             bits = "".join("1" if label > 0 else "0" for label in y[::-1])
             which = f"labelling {number} of {2**P} (binary digits of {number} − 1: {bits})"
         update_patterns(points, X[:P], y)
+        for i, number_text in enumerate(numbers):
+            number_text.set_visible(i < P)
         key = (P, threshold, tuple(int(v) for v in y))
         if key not in separators:  # one small LP per labelling ever shown
             separators[key] = separating_weights(X[:P], y, threshold=threshold)
@@ -185,11 +204,11 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = 4) -> SliderFigure
             f"{len(listed)} of {2**P}; Cover's count C({P}, {dims}) = {cover_count(P, dims)}."
         )
 
-    moving = [*points, line, arrow, *bars, cover_marks, all_line, ax.get_legend(), bx.get_legend()]
+    moving = [*points, *numbers, line, arrow, *bars, cover_marks, all_line, ax.get_legend(), bx.get_legend()]
     return SliderFigure(
         fig, controls, redraw, moving=moving,
         description=(
-            "Left: P points in the plane coloured by one labelling, with a separating"
+            "Left: P points in the plane, numbered from 1, coloured by one labelling, with a separating"
             " line when one exists. Right, on a log scale: for each number of points "
             "P, the separable labellings found by enumeration (bars), Cover's count "
             "C(P, N) (diamonds) and all 2^P labellings (grey line)."
