@@ -148,7 +148,7 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
         ax.errorbar(c.alpha, c.mean, yerr=c.sem, fmt=marker, color=color, ms=5,
                     label=f"{c.rule.replace('_', ' ')}, N = {c.N}")
     ax.set_xlim(lo, hi)
-    ax.set_ylim(0.004, 0.6)
+    ax.set_ylim(0.002, 0.6)
     ax.set_xlabel(r"examples per weight $\alpha = P/N$")
     ax.set_ylabel(r"generalisation error $\varepsilon$")
     ax.legend(loc="lower left", ncol=2)

@@ -19,6 +19,7 @@ from perclib.plotting import ACCENT_COLOR, NEGATIVE_COLOR, NORMAL_COLOR, POSITIV
 from perclib.statmech import (
     CapacitySample,
     LearningCurve,
+    bayes_generalization,
     capacity_sample,
     gardner_capacity,
     gibbs_generalization,
@@ -154,8 +155,9 @@ def build_learning_explorer(
     """Slider for alpha = P/N: learning curves and the teacher and student directions.
 
     Left: generalisation error against alpha on log-log axes: the large-N theory of
-    the Hebb rule, Gibbs learning and the maximum-margin student (lines), the
-    simulations passed in (points with standard errors), the asymptotes 0.50/alpha
+    the Hebb rule, Gibbs learning, the maximum-margin student and the Bayes-optimal
+    floor (lines), the simulations passed in (points with standard errors), the
+    asymptotes 0.50/alpha
     and 0.62/alpha (dotted) and the chosen alpha. Right: the plane of teacher and
     student: the teacher's normal, the Hebb and maximum-margin students' normals at
     angle ``pi eps`` from it (large-N theory), their decision lines and, shaded, the
@@ -183,15 +185,18 @@ def build_learning_explorer(
         "Hebb": hebb_generalization(a_grid),
         "Gibbs": gibbs_generalization(a_grid),
         "maximum margin": max_margin_generalization(a_grid),
+        "Bayes-optimal": bayes_generalization(a_grid),
     }
-    styles = {"Hebb": NEGATIVE_COLOR, "Gibbs": "#7f7f7f", "maximum margin": POSITIVE_COLOR}
+    styles = {"Hebb": NEGATIVE_COLOR, "Gibbs": "#7f7f7f", "maximum margin": POSITIVE_COLOR,
+              "Bayes-optimal": "#000000"}
     sim_colors = {"hebb": NEGATIVE_COLOR, "perceptron": ACCENT_COLOR, "max_margin": POSITIVE_COLOR}
     sim_markers = {"hebb": "s", "perceptron": "^", "max_margin": "o"}
     sim_names = {"hebb": "Hebb", "perceptron": "perceptron", "max_margin": "maximum margin"}
 
     fig, (ax, ax_p) = new_figure(2, width=3.9, height=3.6)
     for name, eps in theory.items():
-        ax.plot(a_grid, eps, color=styles[name], lw=1.6, label=f"{name} (theory)")
+        ax.plot(a_grid, eps, color=styles[name], lw=1.6, ls="--" if name == "Bayes-optimal" else "-",
+                label=f"{name} (theory)")
     ax.plot(a_grid, 0.5 / a_grid, color=POSITIVE_COLOR, lw=0.8, ls=":")
     ax.plot(a_grid, 0.625 / a_grid, color="#7f7f7f", lw=0.8, ls=":")
     for c in curves:
@@ -200,12 +205,12 @@ def build_learning_explorer(
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(0.25, 50)
-    ax.set_ylim(0.008, 0.6)
+    ax.set_ylim(0.004, 0.6)
     ax.set_autoscale_on(False)
     ax.set_xlabel(r"examples per weight $\alpha = P/N$")
     ax.set_ylabel(r"generalisation error $\varepsilon$")
     ax.legend(loc="lower left", fontsize=7, frameon=False)
-    (cursor,) = ax.plot([alpha, alpha], [0.008, 0.6], color=NORMAL_COLOR, lw=1, ls="--")
+    (cursor,) = ax.plot([alpha, alpha], [0.004, 0.6], color=NORMAL_COLOR, lw=1, ls="--")
     (dots,) = ax.plot([], [], "o", color=NORMAL_COLOR, ms=5)
 
     ax_p.set_aspect("equal")
@@ -243,8 +248,9 @@ def build_learning_explorer(
     def redraw(values: dict[str, Any]) -> str:
         a = float(values["alpha"])
         e_h, e_g, e_m = at("Hebb", a), at("Gibbs", a), at("maximum margin", a)
+        e_b = at("Bayes-optimal", a)
         cursor.set_xdata([a, a])
-        dots.set_data([a, a, a], [e_h, e_g, e_m])
+        dots.set_data([a, a, a, a], [e_h, e_g, e_m, e_b])
         for eps, line, arrow in ((e_m, mm_line, mm_arrow), (e_h, hebb_line, hebb_arrow)):
             th = np.pi * eps  # angle between the student's and the teacher's normals
             u = np.array([np.sin(th), np.cos(th)])
@@ -252,7 +258,7 @@ def build_learning_explorer(
             line.set_data([-1.2 * u[1], 1.2 * u[1]], [1.2 * u[0], -1.2 * u[0]])
         wedge.set_xy(_wedges(np.pi * e_m))
         return (f"α = {a:.3g}: ε<sub>Hebb</sub> = {e_h:.3f}, ε<sub>Gibbs</sub> = {e_g:.3f}, "
-                f"ε<sub>max margin</sub> = <b>{e_m:.3f}</b> "
+                f"ε<sub>max margin</sub> = <b>{e_m:.3f}</b>, ε<sub>Bayes</sub> = {e_b:.3f} "
                 f"(angle to the teacher {180 * e_m:.1f}°; 0.50/α = {0.5 / a:.3f})")
 
     moving = [cursor, dots, wedge, mm_line, mm_arrow, hebb_line, hebb_arrow, t_line, t_arrow]
@@ -260,9 +266,10 @@ def build_learning_explorer(
         fig, controls, redraw, moving=moving,
         description=(
             "Left: generalisation error against examples per weight alpha for the "
-            "Hebb, Gibbs and maximum-margin students (theory lines, simulations as "
-            "markers). Right: the teacher and the maximum-margin student in the plane"
-            " they span, with the inputs the student gets wrong shaded."
+            "Hebb, Gibbs and maximum-margin students and the Bayes-optimal floor "
+            "(theory lines, simulations as markers). Right: the teacher and the "
+            "maximum-margin student in the plane they span, with the inputs the student "
+            "gets wrong shaded."
         ),
     )
 
