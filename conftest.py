@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 #: Test modules whose tests share one costly module-scoped fixture.
 SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py", "tests/test_nbgrader.py")
 
@@ -42,6 +44,7 @@ def work_unit(nodeid: str) -> str:
     return nodeid
 
 
+@pytest.hookimpl(optionalhook=True)  # without pytest-xdist (the floor venv) it is never called
 def pytest_xdist_make_scheduler(config: Any, log: Any) -> Any:
     from xdist.scheduler import LoadScopeScheduling
 
