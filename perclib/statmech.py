@@ -189,6 +189,19 @@ def _H(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return ndtr(-x)  # H(x) = int_x^inf Dt
 
 
+#: Largest alpha the replica curves accept (:func:`max_margin_generalization` is checked to
+#: 1e-6 up to 1e4; the Gibbs and Bayes curves hold their asymptotes to 1e-6 up to 1e5).
+MAX_ALPHA = 1e5
+
+
+def _within_domain(a: NDArray[np.float64], asymptote: str) -> None:
+    if np.any(a > MAX_ALPHA):
+        raise ValueError(
+            f"alpha must be <= {MAX_ALPHA:g} for this replica curve, got {np.max(a):g}; "
+            f"use the asymptote {asymptote} there"
+        )
+
+
 @functools.lru_cache(maxsize=4096)
 def _gibbs_overlap(alpha: float) -> float:
     """R of Gibbs learning: R / sqrt(1 - R) = alpha/pi int Dt exp(-R t^2/2) / H(-sqrt(R) t)."""
@@ -206,6 +219,7 @@ def gibbs_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     The replica-symmetric saddle point (Engel and Van den Broeck 2001, eq. 2.42)
     ``R / sqrt(1 - R) = (alpha / pi) int Dt exp(-R t^2 / 2) / H(-sqrt(R) t)``, solved
     for ``R``; ``eps = arccos(R) / pi``, about ``0.625 / alpha`` for large ``alpha``.
+    ``alpha`` above :data:`MAX_ALPHA` (1e5) raises a ValueError.
 
     Examples
     --------
@@ -213,6 +227,7 @@ def gibbs_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     0.338
     """
     a = _as_real_array(alpha, "alpha", 0.0)
+    _within_domain(a, "0.625 / alpha")
     eps = np.array([np.arccos(_gibbs_overlap(float(x))) / np.pi if x > 0 else 0.5 for x in a.ravel()])
     return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
 
@@ -228,7 +243,7 @@ def bayes_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     ``R`` solves the Gibbs saddle point (:func:`gibbs_generalization`). Hence
     ``eps = arccos(sqrt(R)) / pi``, about ``0.442 / alpha`` (``1 / sqrt(2)`` of Gibbs)
     for large ``alpha``. No student trained on the same examples does better on
-    average.
+    average. ``alpha`` above :data:`MAX_ALPHA` (1e5) raises a ValueError.
 
     Parameters
     ----------
@@ -248,13 +263,12 @@ def bayes_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     True
     """
     a = _as_real_array(alpha, "alpha", 0.0)
+    _within_domain(a, "0.442 / alpha")
     eps = np.array([np.arccos(np.sqrt(_gibbs_overlap(float(x)))) / np.pi if x > 0 else 0.5
                     for x in a.ravel()])
     return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
 
 
-#: Largest alpha :func:`max_margin_generalization` accepts (checked to 1e-6 up to 1e4).
-MAX_ALPHA = 1e5
 # Gauss-Legendre rule for the panels of _stability_integral.
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(24)
 _CUT = 12.0  # phi(t) and Phi(-t) are below 1e-32 beyond |t| = 12

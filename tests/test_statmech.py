@@ -354,3 +354,12 @@ def test_max_margin_theory_large_alpha_and_bad_input():
     for bad in (0.0, -1.0, 2e5, [1.0, 2.0]):
         with pytest.raises(ValueError, match="alpha"):
             max_margin_theory(bad)
+
+
+@pytest.mark.parametrize("curve, constant", [(gibbs_generalization, 0.6247),
+                                             (bayes_generalization, 0.4417)])
+def test_gibbs_and_bayes_refuse_alpha_beyond_their_domain(curve, constant):
+    # At the edge of the domain the curves still sit on their asymptotes.
+    assert 1e5 * curve(1e5) == pytest.approx(constant, abs=2e-4)
+    with pytest.raises(ValueError, match=r"alpha must be <= 100000 .*got 1e\+09"):
+        curve([1.0, 1e9])
