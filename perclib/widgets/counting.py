@@ -121,7 +121,8 @@ def build_dichotomy_explorer(P_max: int = 8, *, rng: object = None) -> SliderFig
     # Few ticks: text is what costs most when the figure is redrawn on every move.
     ax.set_xticks([-2, 0, 2])
     ax.set_yticks([-2, 0, 2])
-    legend(ax, loc="lower left")
+    # Below the panel: every corner of the square holds a point.
+    legend(ax, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     numbers = [
         ax.annotate(str(i + 1), xy=(float(x[0]), float(x[1])), xytext=(4, 4),
                     textcoords="offset points", fontsize=9)
