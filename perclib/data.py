@@ -185,7 +185,10 @@ def teacher_data(
     Gaussian patterns are drawn, labelled by a unit teacher ``u``, and each is moved
     along ``u`` so that its signed distance becomes ``|u.x| - min|u.x| + margin``.
     The teacher's margin is then exactly ``margin`` (attained by one pattern); the
-    maximum margin of the data can only be larger.
+    maximum margin of the data can only be larger. The shift depends on the whole
+    sample (through ``min|u.x|``), so the patterns are exchangeable but *not*
+    independent draws: for i.i.d. data (lesson 6's generalisation bounds) draw each
+    pattern on its own.
 
     Parameters
     ----------
