@@ -38,6 +38,15 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return w @ B / (np.linalg.norm(w) * np.linalg.norm(B))"),
         Attempt("wrong: linear in R, (1 - R) / 2",
                 "return (1 - w @ B / (np.linalg.norm(w) * np.linalg.norm(B))) / 2"),
+        Attempt("wrong: R clipped to [0, 1]",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arccos(np.clip(R, 0, 1)) / np.pi"),
+        Attempt("wrong: arcsin instead of arccos",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arcsin(np.clip(R, -1, 1)) / np.pi"),
+        Attempt("wrong: estimated by sampling fresh patterns",
+                "Z = np.random.default_rng(0).standard_normal((20000, len(w)))\n"
+                "return float(np.mean(np.sign(Z @ w) != np.sign(Z @ B)))"),
         Attempt("wrong: elementwise, no dot product",
                 "R = w * B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
                 "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
@@ -51,6 +60,15 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: search interval too short for small alpha",
                 "if alpha >= 2:\n    return 0.0\n"
                 "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 5.0)"),
+        Attempt("wrong: search interval starting at 0.1 (misses alpha near 2)",
+                "if alpha >= 2:\n    return 0.0\n"
+                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.1, 50.0)"),
+        Attempt("wrong: nan for alpha >= 2",
+                "if alpha >= 2:\n    return np.nan\n"
+                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0)"),
+        Attempt("wrong: the negative of the root",
+                "if alpha >= 2:\n    return 0.0\n"
+                "return -brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0)"),
         Attempt("wrong: returns the capacity, not the stability",
                 "return 0.0 if alpha >= 2 else gardner_capacity(alpha)"),
         Attempt("wrong: the large-kappa asymptote 1/sqrt(alpha)",
