@@ -97,6 +97,11 @@ ATTEMPTS: dict[str, list[Attempt]] = {
             "P = 1\nwhile capacity_fraction(P + 1, N) > level:\n    P += 1\nreturn P",
         ),
         Attempt(
+            "wrong: the normal approximation at the given level, rounded",
+            "from scipy.stats import norm\n"
+            "return round(2 * N - norm.ppf(level) * np.sqrt(2 * N))",
+        ),
+        Attempt(
             "wrong: a float from the normal approximation at the given level",
             "from scipy.stats import norm\n"
             "return 2 * N - norm.ppf(level) * np.sqrt(2 * N)",
