@@ -187,7 +187,7 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[
     "pocket": (
         perclib.pocket,
         {"X": X, "y": Y, "rng": 0},
-        {"X": PATTERNS, "y": LABELS, "ratchet": FLAG, "max_epochs": COUNT, "rng": RNG},
+        {"X": PATTERNS, "y": LABELS, "ratchet": FLAG, "best_seen": FLAG, "max_epochs": COUNT, "rng": RNG},
     ),
     "kernel_perceptron": (
         perclib.kernel_perceptron,
