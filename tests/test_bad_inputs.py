@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 import perclib
+from perclib import statmech
 
 X = [[1.0, 0.0], [0.0, 1.0], [-1.0, -0.5]]
 Y = [1, 1, -1]
@@ -301,6 +302,12 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[
     "gardner_capacity": (perclib.gardner_capacity, {"kappa": 0.5}, {"kappa": ALPHA}),
     "hebb_generalization": (perclib.hebb_generalization, {"alpha": 1.0}, {"alpha": ALPHA}),
     "gibbs_generalization": (perclib.gibbs_generalization, {"alpha": 1.0}, {"alpha": ALPHA}),
+    "bayes_generalization": (
+        statmech.bayes_generalization, {"alpha": 1.0}, {"alpha": [*ALPHA, ("beyond domain", 1e9)]}
+    ),
+    "max_margin_theory": (
+        statmech.max_margin_theory, {"alpha": 1.0}, {"alpha": [*ALPHA, ("beyond domain", 1e9)]}
+    ),
     "max_margin_generalization": (
         perclib.max_margin_generalization, {"alpha": 1.0}, {"alpha": [*ALPHA, ("beyond domain", 1e9)]}
     ),
