@@ -382,7 +382,9 @@ def test_every_public_name_of_these_modules_is_probed() -> None:
         if callable(getattr(perclib, name)) and not isinstance(getattr(perclib, name), type)
         and getattr(perclib, name).__module__.split(".")[1] not in skip
     }
-    assert functions - {"xor"} == set(CASES), sorted(functions ^ set(CASES))
+    # Public functions of submodules that perclib does not export are probed as well.
+    submodule_only = {"bayes_generalization", "max_margin_theory"}
+    assert functions - {"xor"} == set(CASES) - submodule_only, sorted(functions ^ set(CASES))
 
 
 def test_case_count_is_visible() -> None:
