@@ -101,6 +101,16 @@ _SUMMARY = re.compile(r"^(\s*)(.*</summary>)[ \t]*(.*)$")
 _DETAILS_END = re.compile(r"^(\s*)(.*?)[ \t]*(</details>.*)$")
 
 
+_SUMMARY_TEXT = re.compile(r"<summary>.*?</summary>")
+_INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)\$")
+
+
+def _math_span(m: re.Match[str]) -> str:
+    # A summary is raw HTML to MyST, so its $...$ would stay raw: mark it up as MyST
+    # marks inline maths, for MathJax (which processes class "math" only).
+    return f'<span class="math notranslate nohighlight">\\({html.escape(m.group(1), quote=False)}\\)</span>'
+
+
 def markdown_in_details(source: str) -> str:
     r"""Blank lines around a ``<details>`` body, so MyST parses it as Markdown (maths too).
 
@@ -113,6 +123,9 @@ def markdown_in_details(source: str) -> str:
     $x$ is 1.
     <BLANKLINE>
     </details>
+    >>> print(markdown_in_details("<details><summary>Why $1/\\alpha$</summary>"))
+    <details><summary>Why <span class="math notranslate nohighlight">\(1/\alpha\)</span></summary>
+    <BLANKLINE>
     >>> print(markdown_in_details("  <details><summary>Why</summary>\n  $y$\n  </details>"))
       <details><summary>Why</summary>
     <BLANKLINE>
@@ -122,6 +135,7 @@ def markdown_in_details(source: str) -> str:
     """
     out: list[str] = []
     for line in source.split("\n"):
+        line = _SUMMARY_TEXT.sub(lambda m: _INLINE_MATH.sub(_math_span, m.group(0)), line)
         m = _SUMMARY.match(line)
         if m:
             out += [m.group(1) + m.group(2), ""]

@@ -109,3 +109,20 @@ class TestLesson:
         assert len(text.encode()) < 2_000_000, "notebook too large; lower figure dpi"
         assert not re.search(r"(/work/|/tmp/|/root/|/home/)[\w.-]", text), "absolute machine path"
         assert "http://127.0.0.1" not in text and "localhost:" not in text
+
+
+def test_no_display_maths_line_reads_as_markdown_markup() -> None:
+    """A line of a $$...$$ block that starts like a list item, heading or quote ends the
+    paragraph in MyST (the website) and some Markdown renderers: the formula breaks."""
+    import glob
+
+    bad = []
+    for path in sorted(glob.glob(str(Path(__file__).resolve().parent.parent / "notebooks" / "*.ipynb"))):
+        for i, cell in enumerate(json.loads(Path(path).read_text())["cells"]):
+            if cell["cell_type"] != "markdown":
+                continue
+            for block in re.findall(r"\$\$(.*?)\$\$", "".join(cell["source"]), re.S):
+                for line in block.split("\n")[1:]:
+                    if re.match(r"\s*([-+*]|\d+[.)]|#+|>)\s", line):
+                        bad.append(f"{Path(path).name} cell {i}: {line.strip()[:60]}")
+    assert not bad, bad
