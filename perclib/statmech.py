@@ -21,6 +21,7 @@ import contextlib
 import functools
 import math
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -194,12 +195,22 @@ def _H(x: NDArray[np.float64]) -> NDArray[np.float64]:
 MAX_ALPHA = 1e5
 
 
-def _within_domain(a: NDArray[np.float64], asymptote: str) -> None:
+def _replica_curve(
+    alpha: ArrayLike, name: str, asymptote: str, error_at: Callable[[float], float]
+) -> float | NDArray[np.float64]:
+    """``error_at(alpha)`` for every alpha > 0 (0.5 at alpha = 0), shaped like ``alpha``.
+
+    The one place where the replica curves check their domain: alpha above
+    :data:`MAX_ALPHA` raises a ValueError that names the curve's asymptote.
+    """
+    a = _as_real_array(alpha, "alpha", 0.0)
     if np.any(a > MAX_ALPHA):
         raise ValueError(
-            f"alpha must be <= {MAX_ALPHA:g} for this replica curve, got {np.max(a):g}; "
+            f"alpha must be <= {MAX_ALPHA:g} for {name}, got {np.max(a):g}; "
             f"use the asymptote {asymptote} there"
         )
+    eps = np.array([error_at(float(x)) if x > 0 else 0.5 for x in a.ravel()])
+    return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -226,10 +237,8 @@ def gibbs_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     >>> round(gibbs_generalization(1.0), 3)
     0.338
     """
-    a = _as_real_array(alpha, "alpha", 0.0)
-    _within_domain(a, "0.625 / alpha")
-    eps = np.array([np.arccos(_gibbs_overlap(float(x))) / np.pi if x > 0 else 0.5 for x in a.ravel()])
-    return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
+    return _replica_curve(alpha, "gibbs_generalization", "0.625 / alpha",
+                          lambda x: np.arccos(_gibbs_overlap(x)) / np.pi)
 
 
 def bayes_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
@@ -262,11 +271,8 @@ def bayes_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     >>> bool(bayes_generalization(4.0) < gibbs_generalization(4.0))
     True
     """
-    a = _as_real_array(alpha, "alpha", 0.0)
-    _within_domain(a, "0.442 / alpha")
-    eps = np.array([np.arccos(np.sqrt(_gibbs_overlap(float(x)))) / np.pi if x > 0 else 0.5
-                    for x in a.ravel()])
-    return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
+    return _replica_curve(alpha, "bayes_generalization", "0.442 / alpha",
+                          lambda x: np.arccos(np.sqrt(_gibbs_overlap(x))) / np.pi)
 
 
 # Gauss-Legendre rule for the panels of _stability_integral.
@@ -357,17 +363,8 @@ def max_margin_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     >>> round(max_margin_generalization(1.0), 3)
     0.266
     """
-    a = _as_real_array(alpha, "alpha", 0.0)
-    if np.any(a > MAX_ALPHA):
-        raise ValueError(
-            f"alpha must be <= {MAX_ALPHA:g} for max_margin_generalization (the saddle point "
-            f"is solved to 1e-6 up to 1e4), got {np.max(a):g}; use the asymptote 0.50 / alpha"
-        )
-    out = []
-    for x in a.ravel():
-        out.append(_max_stability(float(x))[1] / np.pi if x > 0 else 0.5)
-    eps = np.array(out)
-    return float(eps[0]) if a.ndim == 0 else eps.reshape(a.shape)
+    return _replica_curve(alpha, "max_margin_generalization", "0.50 / alpha",
+                          lambda x: _max_stability(x)[1] / np.pi)
 
 
 @dataclass(frozen=True)
