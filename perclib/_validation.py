@@ -57,6 +57,35 @@ def as_patterns(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
     return arr
 
 
+
+def as_plane_points(X: ArrayLike, name: str = "X") -> NDArray[np.float64]:
+    """:func:`as_patterns` for figures and tools that work in the plane: shape ``(P, 2)``.
+
+    Examples
+    --------
+    >>> as_plane_points([[1, 2]]).shape
+    (1, 2)
+    """
+    arr = as_patterns(X, name)
+    if arr.shape[1] != 2:
+        raise ValueError(
+            f"{name} must hold points of the plane (2 columns, shape (P, 2)), got shape {arr.shape}"
+        )
+    return arr
+
+
+def as_plane_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Labelled patterns of the plane: :func:`as_plane_points` and :func:`as_labels`.
+
+    Examples
+    --------
+    >>> X, y = as_plane_data([[1, 2], [3, 4]], [1, -1])
+    >>> X.shape, y.tolist()
+    ((2, 2), [1.0, -1.0])
+    """
+    X = as_plane_points(X)
+    return X, as_labels(y, X.shape[0])
+
 def _all_finite(arr: NDArray[np.float64]) -> bool:
     """Whether every entry is finite, in one fast pass for the usual case.
 

@@ -32,6 +32,7 @@ from perclib._validation import (
     as_flag,
     as_labels,
     as_patterns,
+    as_plane_data,
     as_positive_float,
     as_real,
     as_weights,
@@ -962,14 +963,6 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
 # ---------------------------------------------------------------------------
 
 
-def _plane_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    X = as_patterns(X)
-    y = as_labels(y, X.shape[0])
-    if X.shape[1] != 2:
-        raise ValueError(f"this works in the plane: patterns must have 2 coordinates, got {X.shape[1]}")
-    return X, y
-
-
 def direction_margins(X: ArrayLike, y: ArrayLike, angles: ArrayLike) -> NDArray[np.float64]:
     """Margin of the unit normal ``(cos phi, sin phi)`` for every angle ``phi`` (2-D, no threshold).
 
@@ -980,7 +973,7 @@ def direction_margins(X: ArrayLike, y: ArrayLike, angles: ArrayLike) -> NDArray[
     >>> direction_margins([[1.0, 0.0], [0.0, 2.0]], [1, 1], [0.0, np.pi / 4]).round(6).tolist()
     [0.0, 0.707107]
     """
-    X, y = _plane_data(X, y)
+    X, y = as_plane_data(X, y)
     reject_complex(angles, "angles", "an array of real numbers")
     phi = np.asarray(angles, dtype=np.float64)
     if phi.ndim > 1 or not np.all(np.isfinite(phi)):
@@ -1021,7 +1014,7 @@ def admissible_arc(X: ArrayLike, y: ArrayLike, gamma: float) -> tuple[float, flo
     >>> admissible_arc([[1.0, 1.0], [1.0, -1.0]], [1, 1], 1.01) is None  # max margin 1
     True
     """
-    X, y = _plane_data(X, y)
+    X, y = as_plane_data(X, y)
     gamma = as_positive_float(gamma, "gamma")
     J = y[:, None] * X
     r = np.hypot(J[:, 0], J[:, 1])  # no overflow or underflow at extreme scales

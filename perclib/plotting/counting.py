@@ -8,6 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
+from perclib._validation import as_plane_points
 from perclib.capacity import capacity_curve
 from perclib.plotting import (
     HIGHLIGHT_COLOR,
@@ -54,11 +55,9 @@ def draw_two_way(old: ArrayLike, new: ArrayLike, both: ArrayLike, *, lim: float 
     >>> len(fig.axes)
     2
     """
-    X = np.asarray(old, dtype=float)
+    X = as_plane_points(old, "old")
     x_new = np.asarray(new, dtype=float).ravel()
     Y = np.atleast_2d(np.asarray(both))
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"old must have shape (P, 2), got {X.shape}")
     if x_new.shape != (2,) or not np.any(x_new):
         raise ValueError(f"new must be a non-zero point of the plane, got {x_new}")
     if Y.ndim != 2 or Y.shape[1] != len(X) or not np.isin(Y, (-1, 1)).all():

@@ -13,7 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from perclib._validation import as_patterns
+from perclib._validation import as_plane_points
 from perclib.plotting import HIGHLIGHT_COLOR, new_figure, setup_plane
 
 _POINT_COLOR = "#333333"
@@ -56,9 +56,7 @@ def draw_collinear_triples(
     >>> [line.get_linestyle() for line in ax.lines].count("--")
     1
     """
-    X = as_patterns(X)
-    if X.shape[1] != 2:
-        raise ValueError(f"X must hold points of the plane (shape (P, 2)), got {X.shape}")
+    X = as_plane_points(X)
     for triple in triples:
         if len(triple) != 3 or not all(0 <= int(i) < len(X) for i in triple):
             raise ValueError(f"triples: {tuple(triple)} is not a triple of indices of X")

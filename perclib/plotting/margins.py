@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_labels, as_patterns, as_positive_float, as_weights
+from perclib._validation import as_plane_data, as_positive_float, as_weights
 from perclib.geometry import margin, pattern_margins
 from perclib.plotting import (
     ACCENT_COLOR,
@@ -33,13 +33,6 @@ from perclib.plotting import (
 from perclib.train.large_margin import LargeMarginResult
 
 _PLANE = (-2.5, 2.5, -2.5, 2.5)
-
-
-def _plane_data(X: ArrayLike, y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    X = as_patterns(X)
-    if X.shape[1] != 2:
-        raise ValueError(f"X: these figures draw patterns in the plane, got dimension {X.shape[1]}")
-    return X, as_labels(y, X.shape[0])
 
 
 def _ring(ax: object, points: NDArray[np.float64], label: str) -> None:
@@ -70,7 +63,7 @@ def plot_distances(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     >>> fig.axes[0].get_title()
     '$\\\\gamma(\\\\mathbf{w})$ = 1.000: distances to the line'
     """
-    X, y = _plane_data(X, y)
+    X, y = as_plane_data(X, y)
     w = as_weights(w, 2)
     if not np.any(w):
         raise ValueError("w must be non-zero: the zero vector defines no line")
@@ -119,7 +112,7 @@ def plot_max_margin(
     >>> len(plot_max_margin(X, y, [1.0, 1.0], phis, scan).axes)
     2
     """
-    X, y = _plane_data(X, y)
+    X, y = as_plane_data(X, y)
     w = as_weights(w, 2)
     angles = np.asarray(angles, dtype=float)
     scan = np.asarray(scan, dtype=float)
@@ -278,7 +271,7 @@ def plot_margin_balls(X: ArrayLike, y: ArrayLike, w: ArrayLike, arc: tuple[float
     >>> [ax.get_title() for ax in fig.axes]
     ['balls of radius 0.5 $\\\\gamma_{\\\\max}$', 'balls of radius 1 $\\\\gamma_{\\\\max}$']
     """
-    X, y = _plane_data(X, y)
+    X, y = as_plane_data(X, y)
     w = as_weights(w, 2)
     gamma = margin(w, X, y)
     if not gamma > 0:

@@ -12,6 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
+from perclib._validation import as_plane_points
 from perclib.data import boolean_cube, boolean_function
 from perclib.geometry import is_separable, max_margin
 from perclib.plotting import (
@@ -127,9 +128,7 @@ def plot_feature_boundary(
     w = np.asarray(w, dtype=float)
     if w.shape != (3,) or not np.all(np.isfinite(w)):
         raise ValueError(f"w: give three finite weights, got {w.tolist()}")
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or X.shape[1] != 2:
-        raise ValueError(f"X: patterns of shape (P, 2) expected, got {X.shape}")
+    X = as_plane_points(X)
     grid = np.linspace(-0.5, 1.5, 201)
     g1, g2 = np.meshgrid(grid, grid)
     h = w[0] * g1 + w[1] * g2 + w[2] * g1 * g2 - float(theta)

@@ -20,7 +20,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
-from perclib._validation import as_labels, as_patterns, as_real, as_weights
+from perclib._validation import as_labels, as_patterns, as_plane_points, as_real, as_weights
 from perclib.plotting import (
     NEGATIVE_COLOR,
     decision_line,
@@ -130,9 +130,7 @@ def plot_reflection(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     >>> fig.axes[1].get_title().startswith("reflected")
     True
     """
-    X = as_patterns(X)
-    if X.shape[1] != 2:
-        raise ValueError(f"X must have 2 columns (patterns in the plane), got {X.shape[1]}")
+    X = as_plane_points(X)
     y = as_labels(y, X.shape[0])
     w = as_weights(w, 2)
     J = reflect(X, y)
