@@ -40,6 +40,7 @@ from pathlib import Path
 import nbformat
 
 from coursetools._common import BRANCH, REPO, CourseToolsError, repo_root, run_cli
+from coursetools.colab import colab_url
 from coursetools.handouts import IMAGE_MIMES, find_mathjax, static_outputs
 from coursetools.homework import student_version
 from coursetools.roles import cell_role
@@ -249,7 +250,7 @@ def how_to_page() -> str:
           @QUICK@
           ```
         - **Google Colab.** Every lesson page has a Colab button (under the rocket), which
-          opens `https://colab.research.google.com/github/{REPO}/blob/{BRANCH}/notebooks/NN_name.ipynb`.
+          opens `{colab_url('NN_name.ipynb')}`.
           The lesson's first code cell installs the course package there (and does nothing
           anywhere else); run it first. The lessons and their sliders are tested on the
           versions Colab ships (ipywidgets 7.7.1, IPython 7.34).
