@@ -8,9 +8,22 @@ runs. The attempt must make that visible check fail with an ``AssertionError`` w
 message is not empty and does not contain any of the attempt's ``secrets`` (the answer).
 The lesson's own solution must then pass the same visible check.
 
-Attempt labels start with their kind: ``library:`` (calls the perclib function the
-exercise asks the student to write), ``hard-coded:`` (returns numbers the lesson printed
-or a lookup table), ``wrong:`` (a usual mistake).
+Attempt labels start with their kind (issue 31 names them):
+
+- ``library:`` calls the perclib function the exercise asks the student to write;
+- ``capture:`` reaches a switched-off perclib function another way (a default argument,
+  a closure, an alias, a private helper);
+- ``sibling:`` uses another perclib function that does the same job;
+- ``hard-coded:`` returns numbers the lesson printed;
+- ``wrong:`` a usual mistake;
+- ``self-consistent:`` an answer consistent with itself but false (a recursion that
+  drops its boundary values, a certificate scaled to nothing);
+- ``tolerance:`` decides with a tolerance where the exercise needs an exact answer;
+- ``scale:`` right at the lesson's scale, wrong at another (1e-6, 1e12);
+- ``lookup:`` a lookup table of the visible check's inputs. It may pass the visible
+  check (that is fair: those inputs are shown); it must fail the *full* check, whose
+  hidden tests use inputs the student never sees. Every other kind must fail the
+  visible check.
 """
 
 from __future__ import annotations
@@ -28,7 +41,8 @@ from jupyter_client.manager import start_new_kernel
 from coursetools.homework import student_version
 
 ROOT = Path(__file__).resolve().parent.parent
-KINDS = ("library", "hard-coded", "wrong")
+KINDS = ("library", "capture", "sibling", "hard-coded", "wrong", "self-consistent", "tolerance",
+         "scale", "lookup")
 STUB = re.compile(r"^(?P<indent>[ \t]*)# YOUR CODE HERE\n(?P=indent)raise NotImplementedError\(\)$", re.M)
 
 
@@ -110,8 +124,8 @@ def audit(lesson: Path, table: dict[str, list[Attempt]]) -> list[Outcome]:
                 continue
             grade_id = full.metadata.get("nbgrader", {}).get("grade_id", "")
             if grade_id.endswith("-answer") and full.metadata["nbgrader"].get("solution"):
-                check = cells[index + 1][1]
-                outcomes += _try_attempts(kernel, grade_id, stub.source, check.source, table)
+                visible, full_check = cells[index + 1][1].source, cells[index + 1][0].source
+                outcomes += _try_attempts(kernel, grade_id, stub.source, visible, full_check, table)
             error, value, _ = kernel.run(full.source if grade_id.endswith("-answer") else stub.source)
             if error is not None:
                 outcomes.append(Outcome(grade_id or f"cell {index}", "the lesson itself",
@@ -122,17 +136,21 @@ def audit(lesson: Path, table: dict[str, list[Attempt]]) -> list[Outcome]:
     return outcomes
 
 
-def _try_attempts(kernel: Kernel, grade_id: str, stub: str, check: str,
+def _try_attempts(kernel: Kernel, grade_id: str, stub: str, visible: str, full_check: str,
                   table: dict[str, list[Attempt]]) -> list[Outcome]:
     outcomes = []
     for attempt in table.get(grade_id, []):
+        if attempt.kind not in KINDS:
+            outcomes.append(Outcome(grade_id, attempt.label, f"unknown kind {attempt.kind!r}"))
+            continue
         error, value, printed = kernel.run(fill_stub(stub, attempt.code))
         if error is not None:
             outcomes.append(Outcome(grade_id, attempt.label, f"the attempt itself raised {error}: {value}"))
             continue
-        error, value, printed = kernel.run(check)
+        which = "full" if attempt.kind == "lookup" else "visible"
+        error, value, printed = kernel.run(full_check if which == "full" else visible)
         if error is None:
-            problem = f"passed the visible check (printed {printed.strip()!r})"
+            problem = f"passed the {which} check (printed {printed.strip()!r})"
         elif error != "AssertionError":
             problem = f"failed with {error}: {value} (not an AssertionError that explains)"
         elif not value.strip():

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from exercise_audit import ROOT, audit, fill_stub, load_table
+from exercise_audit import KINDS, ROOT, audit, fill_stub, load_table
 
 LESSONS = sorted((ROOT / "notebooks").glob("0[1-8]_*.ipynb"))
 
@@ -22,6 +22,13 @@ def _autograded_answers(lesson: Path) -> list[str]:
     nb = json.loads(lesson.read_text())
     return [c["metadata"]["nbgrader"]["grade_id"] for c in nb["cells"]
             if c["metadata"].get("nbgrader", {}).get("solution") and c["cell_type"] == "code"]
+
+
+def _check_source(lesson: Path, answer_id: str) -> str:
+    nb = json.loads(lesson.read_text())
+    check_id = answer_id.replace("-answer", "-check")
+    return next("".join(c["source"]) for c in nb["cells"]
+                if c["metadata"].get("nbgrader", {}).get("grade_id") == check_id)
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
@@ -33,7 +40,17 @@ def test_every_exercise_has_a_table_of_attempts(lesson: Path) -> None:
         kinds = [a.kind for a in attempts]
         assert kinds.count("hard-coded") >= 1, f"{lesson.name} {grade_id}: no hard-coded attempt"
         assert kinds.count("wrong") >= 2, f"{lesson.name} {grade_id}: fewer than two wrong answers"
-        assert set(kinds) <= {"library", "hard-coded", "wrong"}, f"{grade_id}: unknown kind in {kinds}"
+        assert kinds.count("lookup") >= 1, (
+            f"{lesson.name} {grade_id}: no lookup-table attempt (the hidden tests must catch one)")
+        if "library" in kinds:
+            check = _check_source(lesson, grade_id)
+            assert "family=" in check, (
+                f"{lesson.name} {grade_id}: the check switches off names, not the family of "
+                "solvers that does this exercise's job (without(family=...))")
+            assert "capture" in kinds, (
+                f"{lesson.name} {grade_id}: a library attempt but none that captures the function "
+                "another way (default argument, closure, alias)")
+        assert set(kinds) <= set(KINDS), f"{grade_id}: unknown kind in {kinds}"
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
@@ -42,6 +59,22 @@ def test_lazy_and_wrong_answers_fail_the_visible_checks(lesson: Path) -> None:
     problems = [f"{o.exercise} [{o.label}]: {o.problem}" for o in outcomes if o.problem]
     assert not problems, f"{lesson.name}:\n" + "\n".join(problems)
     assert outcomes, f"{lesson.name}: no attempt ran"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_autograded_check_has_hidden_tests(lesson: Path) -> None:
+    nb = json.loads(lesson.read_text())
+    for cell in nb["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("grade") and cell["cell_type"] == "code":
+            source = "".join(cell["source"])
+            assert "### BEGIN HIDDEN TESTS" in source, (
+                f"{lesson.name} {meta['grade_id']}: no hidden tests (a lookup table of the "
+                "visible inputs would pass)")
+            after_hidden = source.rsplit("### END HIDDEN TESTS", 1)[-1]
+            assert "print(" in after_hidden, (
+                f"{lesson.name} {meta['grade_id']}: the line that says the answer passed must "
+                "come after the hidden tests (at grading a 'correct' would precede a failure)")
 
 
 def test_fill_stub_keeps_the_indentation() -> None:
