@@ -23,6 +23,9 @@ import ipywidgets as widgets
 import numpy as np
 from matplotlib.collections import PolyCollection
 from matplotlib.colors import to_rgba
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Rectangle
 from numpy.typing import ArrayLike, NDArray
 
 from perclib._validation import as_patterns
@@ -166,14 +169,6 @@ _FIXED = np.array([[0.0, 0.0], [2.0, 0.0]])
 _LIMITS = (-1.5, 3.5, -1.5, 3.5)
 _GREY = "#d9d9d9"
 _TAG_SHIFT = np.array([0.22, 0.22])  # letters sit up and to the right of their point
-_KEY = (
-    '<span style="font-size:90%">left: A and B fixed, C and D on the sliders (step 0.25); dashed: points on '
-    f'one line &nbsp;|&nbsp; right: the 16 labellings (<span style="color:{POSITIVE_COLOR}">●</span> +1, '
-    f'<span style="color:{NEGATIVE_COLOR}">■</span> −1), '
-    f'<span style="color:{ACCENT_COLOR}">green frame</span>: separable by a line, grey: not</span>'
-)
-
-
 def _miniature_layout(X: NDArray[np.float64]) -> NDArray[np.float64]:
     """Positions of the 16 x 4 miniature points: the configuration scaled into a 4 x 4 grid."""
     span = np.ptp(X, axis=0)
@@ -181,6 +176,20 @@ def _miniature_layout(X: NDArray[np.float64]) -> NDArray[np.float64]:
     unit = (X - X.min(axis=0) - span / 2) * scale  # centred, fits in a 0.6 x 0.6 box
     cells = np.array([(r % 4, 3 - r // 4) for r in range(16)], dtype=float)  # (column, row)
     return cells[:, None, :] + unit[None, :, :]  # (16, 4, 2)
+
+
+def _draw_key(fig: Figure) -> None:
+    """One row under both panels: what the dashes, the two markers and the two frames mean."""
+    frame = {"width": 1.0, "height": 1.0, "lw": 1.2}
+    key = [
+        Line2D([], [], ls="--", lw=1.4, color=HIGHLIGHT_COLOR, label="three on one line"),
+        Line2D([], [], ls="", marker=POSITIVE_MARKER, color=POSITIVE_COLOR, label="+1"),
+        Line2D([], [], ls="", marker=NEGATIVE_MARKER, color=NEGATIVE_COLOR, label="\u22121"),
+        Rectangle((0, 0), **frame, facecolor="white", edgecolor=ACCENT_COLOR, label="separable"),
+        Rectangle((0, 0), **frame, facecolor=_GREY, edgecolor="#999999", label="not separable"),
+    ]
+    fig.legend(handles=key, loc="outside lower center", ncol=len(key), frameon=False, fontsize=9,
+               handlelength=1.6, handletextpad=0.4, columnspacing=1.4)
 
 
 def build_point_mover(
@@ -210,7 +219,8 @@ def build_point_mover(
     setup_plane(ax, _LIMITS)
     ax.set_xticks([-1.0, 0.0, 1.0, 2.0, 3.0])  # fixed ticks: the locator need not run per frame
     ax.set_yticks([-1.0, 0.0, 1.0, 2.0, 3.0])
-    # No titles: drawing text is the dearest part of a frame; the status line carries the key.
+    # The key is drawn once, into the cached background (blitting): it costs no time per frame.
+    _draw_key(fig)
     lines = [ax.plot([], [], ls="--", lw=1.4, color=HIGHLIGHT_COLOR, zorder=1)[0] for _ in range(4)]
     dots = ax.scatter(np.zeros(4), np.zeros(4), s=70, c="#333333", zorder=3)
     # Letters as mathtext markers: drawn as paths, so moving them costs no text layout.
@@ -273,7 +283,7 @@ def build_point_mover(
             verdict = "<b>in general position</b> (no three on a line, no two equal)"
         return (
             f"{verdict} &nbsp;|&nbsp; separable labellings: <b>{count} of 16</b> "
-            f"(4 points in general position in the plane: always 14)<br>{_KEY}"
+            f"(4 points in general position in the plane: always 14)"
         )
 
     # Blitting: only these are redrawn per frame; axes, ticks and labels come from a cached background.
