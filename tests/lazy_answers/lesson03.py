@@ -23,6 +23,30 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "    pts = np.array([a, 2 * a, b])\n"
                 "    if in_general_position(pts, threshold=True) and not in_general_position(pts):\n"
                 "        return pts"),
+        Attempt("capture: in_general_position under another name, imported afresh",
+                "from perclib.geometry import in_general_position as gp\n"
+                "a = np.asarray(a, dtype=float)\n"
+                "for b in np.random.default_rng(0).normal(size=(100, 2)):\n"
+                "    pts = np.array([a, 2 * a, b])\n"
+                "    if gp(pts, threshold=True) and not gp(pts):\n"
+                "        return pts"),
+        Attempt("wrong: a, 2a and the fixed point (1, 1) (review M1)",
+                "a = np.asarray(a, dtype=float)\nreturn np.array([a, 2 * a, [1.0, 1.0]])"),
+        Attempt("wrong: a, 2a and a + (1, 1) (review M1)",
+                "a = np.asarray(a, dtype=float)\nreturn np.array([a, 2 * a, a + [1.0, 1.0]])"),
+        Attempt("wrong: a, 2a and the fixed point (0, 1)",
+                "a = np.asarray(a, dtype=float)\nreturn np.array([a, 2 * a, [0.0, 1.0]])"),
+        Attempt("wrong: a, -a and a + (1, 2) (an offset in no tested direction)",
+                "a = np.asarray(a, dtype=float)\nreturn np.array([a, -a, a + [1.0, 2.0]])"),
+        Attempt("wrong: a, 2a and a with its coordinates swapped (a mirror, not a turn)",
+                "a = np.asarray(a, dtype=float)\nreturn np.array([a, 2 * a, a[::-1]])"),
+        Attempt("wrong: a, 3a and a fixed point far away (1e6, 1)",
+                "a = np.asarray(a, dtype=float)\nreturn np.array([a, 3 * a, [1e6, 1.0]])"),
+        Attempt("lookup: the right triple for the check's listed a, a fixed point otherwise",
+                "a = np.asarray(a, dtype=float)\n"
+                "if any(np.array_equal(a, np.asarray(v, dtype=float)) for v in starts.values()):\n"
+                "    return np.array([a, 2 * a, [-a[1], a[0]]])\n"
+                "return np.array([a, 2 * a, [1.0, 1.0]])"),
     ],
     # Exact affine general position of integer points in the plane.
     "ex2-answer": [
@@ -64,6 +88,36 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: the matrix rank of all the augmented points",
                 "Z = np.column_stack([np.asarray(points, dtype=float), np.ones(len(points))])\n"
                 "return bool(np.linalg.matrix_rank(Z) == min(len(points), 3))"),
+        Attempt("capture: in_general_position through its module",
+                "import perclib.geometry as g\n"
+                "return g.in_general_position(np.asarray(points, dtype=float), threshold=True)"),
+        Attempt("sibling: the widget's collinear_triples, plus a duplicate test",
+                "from perclib.widgets import collinear_triples\n"
+                "pts = np.asarray(points, dtype=float)\n"
+                "return len({tuple(p) for p in pts}) == len(pts) and not collinear_triples(pts)"),
+        Attempt("scale: cross products in np.longdouble (80-bit floats; review #13)",
+                "pts = np.asarray(points).astype(np.longdouble)\n"
+                "if len({tuple(p) for p in np.asarray(points).tolist()}) < len(pts):\n"
+                "    return False\n"
+                "for a, b, c in itertools.combinations(pts, 3):\n"
+                "    if (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) == 0:\n"
+                "        return False\n"
+                "return True"),
+        Attempt("tolerance: float64 twice-areas with a relative tolerance",
+                "pts = np.asarray(points, dtype=float)\n"
+                "if len({tuple(p) for p in pts}) < len(pts):\n"
+                "    return False\n"
+                "for a, b, c in itertools.combinations(pts, 3):\n"
+                "    u, v = b - a, c - a\n"
+                "    if abs(u[0] * v[1] - u[1] * v[0]) <= 1e-15 * np.abs(u).max() * np.abs(v).max():\n"
+                "        return False\n"
+                "return True"),
+        Attempt("lookup: the answers of the check's own list of cases, True otherwise",
+                "key = np.asarray(points, dtype=np.int64)\n"
+                "for pts, expected, name in cases:\n"
+                "    if np.array_equal(np.asarray(pts, dtype=np.int64), key):\n"
+                "        return expected\n"
+                "return True"),
     ],
     # P distinct points with the fewest separable labellings (2P, on a line).
     "ex4-answer": [
@@ -82,6 +136,9 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: a line with one point given twice",
                 "t = np.arange(P, dtype=float)\nt[-1] = t[0]\n"
                 "return np.column_stack([t, 2 * t])"),
+        Attempt("lookup: a line for the P the check shows, a parabola otherwise",
+                "t = np.arange(P, dtype=float)\n"
+                "return np.column_stack([t, t if P in (2, 3, 5, 6, 8) else t**2])"),
     ],
     # Number of k-subsets whose augmented points are dependent.
     "ex5-answer": [
@@ -109,5 +166,22 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "Z = augment(np.asarray(X, dtype=float))\n"
                 "return sum(np.linalg.matrix_rank(Z[list(s)]) < Z.shape[1]\n"
                 "           for s in itertools.combinations(range(len(X)), k))"),
+        Attempt("sibling: the number of subsets dependent_subsets lists (review #14)",
+                "from perclib import dependent_subsets\n"
+                "return len(dependent_subsets(np.asarray(X, dtype=float), k, threshold=True))"),
+        Attempt("capture: in_general_position through its module, on every subset",
+                "import perclib.geometry as g\n"
+                "X = np.asarray(X, dtype=float)\n"
+                "return sum(not g.in_general_position(X[list(s)], threshold=True)\n"
+                "           for s in itertools.combinations(range(len(X)), k))"),
+        Attempt("lookup: a table keyed on (P, N, k, affine rank), all subsets if k > rank (review #15)",
+                "from math import comb\n"
+                "X = np.asarray(X)\n"
+                "r = int(np.linalg.matrix_rank(np.column_stack([X, np.ones(len(X))])))\n"
+                "if k > r:\n"
+                "    return comb(len(X), k)\n"
+                "table = {(8, 3, 4, 4): 12, (8, 3, 3, 4): 0, (6, 2, 3, 3): 0, (7, 2, 3, 3): 5,\n"
+                "         (7, 2, 2, 3): 1, (6, 3, 4, 4): 0, (6, 3, 3, 4): 0, (16, 4, 5, 5): 1360}\n"
+                "return table.get((*X.shape, k, r), 0)"),
     ],
 }
