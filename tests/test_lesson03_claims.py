@@ -130,3 +130,16 @@ def test_the_course_degenerate_sets() -> None:
     assert count_dichotomies(boolean_cube(2)) == 0 < cover_count(4, 2)   # contains 0
     on_a_line = np.column_stack([np.arange(7.0), np.zeros(7)])
     assert count_dichotomies(on_a_line, threshold=True) == 14 < cover_count(7, 3)
+
+
+def test_distinct_points_in_the_plane_have_at_least_2p_labellings() -> None:
+    """Exercise 4's written part: P distinct points in the plane always have >= 2P labellings
+    separable by a line with a threshold, and P points on one line have exactly 2P."""
+    rng = np.random.default_rng(304)
+    for _ in range(60):
+        P = int(rng.integers(2, 8))
+        X = np.unique(rng.integers(-1, 2, size=(P, 2)), axis=0).astype(float)   # distinct, small grid
+        assert count_dichotomies(X, threshold=True) >= 2 * len(X), X.tolist()
+    for P in range(2, 9):
+        t = np.arange(P, dtype=float)
+        assert count_dichotomies(np.column_stack([t, 3 * t - 1]), threshold=True) == 2 * P

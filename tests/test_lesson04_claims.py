@@ -149,3 +149,15 @@ def test_wendel_monte_carlo(p: int, n: int) -> None:
     hits = sum(is_separable(rng.laplace(size=(p, n)), np.ones(p)) for _ in range(trials))
     f = cover_count(p, n) / 2**p
     assert abs(hits / trials - f) < 4 * math.sqrt(f * (1 - f) / trials), (hits, f)
+
+
+def test_expected_points_until_the_origin_is_caught() -> None:
+    """Exercise 5 (d): E[T] = sum_{P >= 0} C(P, N)/2^P = 2N + 1 (exact partial sums; the tail
+    after P = 800 is below 1e-200), and N = 1 by its own argument: T - 1 is geometric(1/2) + 1."""
+    for n in range(1, 12):
+        partial = 1 + sum(Fraction(cover_count(p, n), 2**p) for p in range(1, 801))
+        assert 0 < 2 * n + 1 - partial < Fraction(1, 10**200), n
+    rng = np.random.default_rng(409)
+    signs = rng.choice([-1, 1], size=(20000, 80))
+    first_change = (signs[:, 1:] != signs[:, :1]).argmax(axis=1) + 2   # T on the line
+    assert abs(first_change.mean() - 3) < 4 * first_change.std() / math.sqrt(20000)

@@ -36,7 +36,7 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "a = np.asarray(a, dtype=float)\nreturn np.array([a, 2 * a, a + [1.0, 1.0]])"),
         Attempt("wrong: a, 2a and the fixed point (0, 1)",
                 "a = np.asarray(a, dtype=float)\nreturn np.array([a, 2 * a, [0.0, 1.0]])"),
-        Attempt("wrong: a, -a and a + (1, 2) (an offset in no tested direction)",
+        Attempt("wrong: a, -a and a + (1, 2) (an offset along no listed direction)",
                 "a = np.asarray(a, dtype=float)\nreturn np.array([a, -a, a + [1.0, 2.0]])"),
         Attempt("wrong: a, 2a and a with its coordinates swapped (a mirror, not a turn)",
                 "a = np.asarray(a, dtype=float)\nreturn np.array([a, 2 * a, a[::-1]])"),

@@ -34,6 +34,30 @@ ATTEMPTS: dict[str, list[Attempt]] = {
             "if N == 1:\n    return column\nif P == 1:\n    return row\n"
             "return by_recursion(P - 1, N, row, column) + by_recursion(P, N - 1, row, column)",
         ),
+        Attempt("capture: cover_count under another name, from its module",
+                "from perclib.counting import cover_count as count\nreturn count(P, N)"),
+        Attempt(
+            "self-consistent: boundary values used, but row and column not passed on (review M2)",
+            "if N == 1:\n    return column\nif P == 1:\n    return row\n"
+            "return by_recursion(P - 1, N) + by_recursion(P - 1, N - 1)",
+        ),
+        Attempt(
+            "self-consistent: row and column swapped in the recursive calls",
+            "if N == 1:\n    return column\nif P == 1:\n    return row\n"
+            "return by_recursion(P - 1, N, column, row) + by_recursion(P - 1, N - 1, column, row)",
+        ),
+        Attempt(
+            "wrong: the two boundary values swapped",
+            "if N == 1:\n    return row\nif P == 1:\n    return column\n"
+            "return by_recursion(P - 1, N, row, column) + by_recursion(P - 1, N - 1, row, column)",
+        ),
+        Attempt(
+            "lookup: the closed form for the (P, N) the check lists, 2**(P - 1) elsewhere",
+            "from math import comb\n"
+            "if (P, N) in edges + fresh:\n"
+            "    return row * sum(comb(P - 1, j) for j in range(N - 1)) + column * comb(P - 1, N - 1)\n"
+            "return 2 ** (P - 1)",
+        ),
         Attempt(
             "wrong: boundary at P = 0 and N = 0",
             "if N == 0:\n    return column\nif P == 0:\n    return row\n"
@@ -76,6 +100,31 @@ ATTEMPTS: dict[str, list[Attempt]] = {
             "side = (np.asarray(X_old) @ normal > 0).astype(int)\n"
             "return np.array([side, 1 - side])",
         ),
+        Attempt(
+            "capture: the extension split under another name",
+            "import perclib\nsplit = perclib.extension_split\nreturn split(X_old, x_new).both",
+        ),
+        Attempt(
+            "sibling: all separable dichotomies, kept if both labels of x_new are separable",
+            "from perclib import is_separable, separable_dichotomies\n"
+            "keep = [y for y in separable_dichotomies(X_old)\n"
+            "        if all(is_separable(np.vstack([X_old, x_new]), np.append(y, s)) for s in (-1, 1))]\n"
+            "return np.array(keep, dtype=int)",
+        ),
+        Attempt(
+            "wrong: the right sides as floats (review #19)",
+            "x_new = np.asarray(x_new, dtype=float)\nnormal = np.array([-x_new[1], x_new[0]])\n"
+            "side = np.sign(np.asarray(X_old, dtype=float) @ normal)\n"
+            "return np.array([side, -side])",
+        ),
+        Attempt(
+            "lookup: the expected rows of the check's own cases, x_new as the normal otherwise",
+            "for pts, new_pt, expected in cases:\n"
+            "    if np.array_equal(pts, X_old) and np.array_equal(new_pt, x_new):\n"
+            "        return np.array(sorted(expected), dtype=int)\n"
+            "side = np.sign(np.asarray(X_old) @ np.asarray(x_new)).astype(int)\n"
+            "return np.array([side, -side])",
+        ),
     ],
     "ex3-answer": [
         Attempt(
@@ -105,6 +154,25 @@ ATTEMPTS: dict[str, list[Attempt]] = {
             "wrong: a float from the normal approximation at the given level",
             "from scipy.stats import norm\n"
             "return 2 * N - norm.ppf(level) * np.sqrt(2 * N)",
+        ),
+        Attempt(
+            "wrong: the largest P on the lesson's grid, P up to 4N (review #20)",
+            "alpha, frac = capacity_curve(N, 4 * N)\n"
+            "ok = [a for a, f in zip(alpha, frac) if f >= level]\n"
+            "return int(round(max(ok) * N))",
+        ),
+        Attempt(
+            "wrong: a walk that stops at P = 4N",
+            "P = 1\nwhile P < 4 * N and capacity_fraction(P + 1, N) >= level:\n    P += 1\nreturn P",
+        ),
+        Attempt(
+            "lookup: right for the check's listed (N, level), 2N otherwise",
+            "if (N, level) in cases:\n"
+            "    P = 1\n"
+            "    while capacity_fraction(P + 1, N) >= level:\n"
+            "        P += 1\n"
+            "    return P\n"
+            "return 2 * N",
         ),
     ],
 }
