@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from perclib import statmech_tables as tables
-from perclib.statmech import capacity_sample
+from perclib.statmech import capacity_sample, learning_curve
 
 
 @pytest.mark.parametrize(("N", "n", "seed"), tables.CAPACITY_RUNS)
@@ -47,3 +47,12 @@ def test_stored_or_computed_reads_the_grid_and_computes_elsewhere() -> None:
     other = np.array([1.0, 3.0])
     np.testing.assert_allclose(tables.stored_or_computed(other, "bayes"),
                                tables.THEORY_FUNCTIONS["bayes"](other))
+
+
+@pytest.mark.parametrize("rule", ["hebb", "perceptron", "max_margin"])
+def test_the_first_learning_runs_recompute(rule: str) -> None:
+    stored = {c.rule: c for c in tables.learning_curves()}[rule]
+    run = tables.LEARNING_RUN
+    assert stored.errors.shape == (len(run["alphas"]), run["n_runs"]) and stored.N == run["N"]
+    fresh = learning_curve(run["alphas"], run["N"], rule=rule, n_runs=2, rng=run["rng"])
+    np.testing.assert_allclose(fresh.errors, stored.errors[:, :2], rtol=1e-9)
