@@ -103,3 +103,18 @@ def test_overlap_density_of_a_uniform_direction(N):
     mass = [quad(lambda r: (1 - r * r) ** ((N - 3) / 2), a, b)[0]
             for a, b in zip(edges[:-1], edges[1:], strict=True)]
     assert np.allclose(hist, np.array(mass) / sum(mass), atol=3e-3)
+
+
+@pytest.mark.parametrize("R", [0.0, 0.51, 0.83, 0.94])
+def test_teacher_tilted_stability_has_second_moment_one_not_variance_one(R):
+    """Section 6 (review W2): E t^2 = 1, E t = R sqrt(2/pi), so Var t = 1 - 2 R^2 / pi."""
+    s = np.sqrt(1 - R * R)
+
+    def density(t):
+        return 2 * norm.pdf(t) * norm.cdf(R * t / s)
+
+    m1 = quad(lambda t: t * density(t), -40, 40, points=[0])[0]
+    m2 = quad(lambda t: t * t * density(t), -40, 40, points=[0])[0]
+    assert m2 == pytest.approx(1.0, abs=1e-10)
+    assert m1 == pytest.approx(R * np.sqrt(2 / np.pi), abs=1e-10)
+    assert m2 - m1**2 == pytest.approx(1 - 2 * R * R / np.pi, abs=1e-10)

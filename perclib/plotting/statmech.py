@@ -27,15 +27,8 @@ from perclib.plotting import (
     POSITIVE_COLOR,
     new_figure,
 )
-from perclib.statmech import (
-    CapacitySample,
-    LearningCurve,
-    bayes_generalization,
-    gardner_capacity,
-    gibbs_generalization,
-    hebb_generalization,
-    max_margin_generalization,
-)
+from perclib.statmech import CapacitySample, LearningCurve, gardner_capacity, hebb_generalization
+from perclib.statmech_tables import stored_or_computed
 
 #: One colour per system size in the capacity figure (light to dark as N grows).
 SIZE_COLORS = ("#56B4E9", POSITIVE_COLOR, "#000000")
@@ -110,13 +103,15 @@ def plot_capacity_samples(samples: Sequence[CapacitySample],
 
 #: Theory curves of the learning-curve figure: (label, function, colour, line style).
 THEORY_CURVES = (
-    ("Hebb", hebb_generalization, NEGATIVE_COLOR, "-"),
-    ("Gibbs", gibbs_generalization, MARGIN_COLOR, "-"),
-    ("maximum margin", max_margin_generalization, POSITIVE_COLOR, "-"),
-    ("Bayes-optimal (floor)", bayes_generalization, "#000000", "--"),
+    ("Hebb", "hebb", NEGATIVE_COLOR, "-"),
+    ("Gibbs", "gibbs", MARGIN_COLOR, "-"),
+    ("maximum margin", "max_margin", POSITIVE_COLOR, "-"),
+    ("Bayes-optimal (floor)", "bayes", "#000000", "--"),
 )
-_MARKERS = {"hebb": ("s", NEGATIVE_COLOR), "perceptron": ("^", ACCENT_COLOR),
-            "max_margin": ("o", POSITIVE_COLOR)}
+#: Simulation markers: (marker, colour, sideways factor on alpha, filled).
+_MARKERS = {"hebb": ("s", NEGATIVE_COLOR, 1.0, True), "perceptron": ("^", ACCENT_COLOR, 0.9, False),
+            "max_margin": ("o", POSITIVE_COLOR, 1.1, True)}
+_RULE_NAMES = {"hebb": "Hebb", "perceptron": "perceptron", "max_margin": "maximum margin"}
 
 
 def plot_learning_curves(curves: Sequence[LearningCurve],
@@ -125,6 +120,11 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
 
     Log-log axes; the theory curves are Hebb, Gibbs, maximum margin and the
     Bayes-optimal floor, with the asymptotes ``0.50/alpha`` and ``0.625/alpha`` dotted.
+    Two legends keep theory (lines) and simulation (markers) apart. The markers of the
+    rules are shifted a few per cent sideways from each other (the perceptron open,
+    left; the maximum margin right), so points with nearly equal errors stay visible.
+    On the default range the zero-error theory curves come from the stored table
+    (:mod:`perclib.statmech_tables`, tested against the functions).
 
     Examples
     --------
@@ -139,17 +139,28 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
         raise ValueError(f"alpha_range must be (lo, hi) with 0 < lo < hi, got {alpha_range!r}")
     a = np.geomspace(lo, hi, 36)
     fig, (ax,) = new_figure(width=6.4, height=4.2)
-    for name, curve, color, style in THEORY_CURVES:
-        ax.loglog(a, curve(a), style, color=color, lw=1.5, label=f"{name}, theory")
-    ax.loglog(a, 0.5 / a, ":", color=POSITIVE_COLOR, label=r"$0.50/\alpha$")
-    ax.loglog(a, 0.625 / a, ":", color=MARGIN_COLOR, label=r"$0.625/\alpha$")
+    theory_lines = []
+    for name, key, color, style in THEORY_CURVES:
+        eps = hebb_generalization(a) if key == "hebb" else stored_or_computed(a, key)
+        theory_lines += ax.loglog(a, eps, style, color=color, lw=1.5, label=name)
+    ax.loglog(a, 0.5 / a, ":", color=POSITIVE_COLOR)
+    ax.loglog(a, 0.625 / a, ":", color=MARGIN_COLOR)
+    theory_lines += ax.plot([], [], ":", color="#7f7f7f", label=r"$0.50/\alpha$, $0.625/\alpha$")
+    markers = []
     for c in curves:
-        marker, color = _MARKERS[c.rule]
-        ax.errorbar(c.alpha, c.mean, yerr=c.sem, fmt=marker, color=color, ms=5,
-                    label=f"{c.rule.replace('_', ' ')}, N = {c.N}")
+        marker, color, shift, filled = _MARKERS[c.rule]
+        markers.append(ax.errorbar(c.alpha * shift, c.mean, yerr=c.sem, fmt=marker, color=color, ms=5.5,
+                                   mfc=color if filled else "white", mew=1.4, capsize=0,
+                                   label=_RULE_NAMES[c.rule]))
     ax.set_xlim(lo, hi)
     ax.set_ylim(0.002, 0.6)
     ax.set_xlabel(r"examples per weight $\alpha = P/N$")
     ax.set_ylabel(r"generalisation error $\varepsilon$")
-    ax.legend(loc="lower left", ncol=2)
+    theory_legend = ax.legend(handles=theory_lines, loc="lower left", title=r"theory ($N \to \infty$)",
+                              fontsize=8, title_fontsize=8)
+    if markers:
+        ax.add_artist(theory_legend)
+        sizes = sorted({c.N for c in curves})
+        ax.legend(handles=markers, loc="upper right", fontsize=8, title_fontsize=8,
+                  title=f"simulation, N = {', '.join(map(str, sizes))}")
     return fig

@@ -19,14 +19,12 @@ from perclib.plotting import ACCENT_COLOR, NEGATIVE_COLOR, NORMAL_COLOR, POSITIV
 from perclib.statmech import (
     CapacitySample,
     LearningCurve,
-    bayes_generalization,
     capacity_sample,
     gardner_capacity,
-    gibbs_generalization,
     hebb_generalization,
     learning_curve,
-    max_margin_generalization,
 )
+from perclib.statmech_tables import stored_or_computed
 from perclib.widgets.base import SliderFigure
 
 _N_COLORS = ("#56B4E9", POSITIVE_COLOR, "#000000", "#7f7f7f")  # light to dark: small to large N
@@ -181,27 +179,34 @@ def build_learning_explorer(
         grid = [0.5, 1.0, 2.0, 4.0, 8.0]
         curves = [learning_curve(grid, 40, rule=r, n_runs=3, rng=1) for r in ("hebb", "max_margin")]
     a_grid = np.geomspace(0.25, 50.0, 36)
-    theory = {
+    theory = {  # the zero-error curves on this grid come from the stored, tested table
         "Hebb": hebb_generalization(a_grid),
-        "Gibbs": gibbs_generalization(a_grid),
-        "maximum margin": max_margin_generalization(a_grid),
-        "Bayes-optimal": bayes_generalization(a_grid),
+        "Gibbs": stored_or_computed(a_grid, "gibbs"),
+        "maximum margin": stored_or_computed(a_grid, "max_margin"),
+        "Bayes-optimal": stored_or_computed(a_grid, "bayes"),
     }
     styles = {"Hebb": NEGATIVE_COLOR, "Gibbs": "#7f7f7f", "maximum margin": POSITIVE_COLOR,
               "Bayes-optimal": "#000000"}
     sim_colors = {"hebb": NEGATIVE_COLOR, "perceptron": ACCENT_COLOR, "max_margin": POSITIVE_COLOR}
     sim_markers = {"hebb": "s", "perceptron": "^", "max_margin": "o"}
+    # sideways factors on alpha so markers of nearly equal errors do not cover each other
+    sim_shift = {"hebb": 1.0, "perceptron": 0.9, "max_margin": 1.1}
     sim_names = {"hebb": "Hebb", "perceptron": "perceptron", "max_margin": "maximum margin"}
 
     fig, (ax, ax_p) = new_figure(2, width=3.9, height=3.6)
+    theory_lines = []
     for name, eps in theory.items():
-        ax.plot(a_grid, eps, color=styles[name], lw=1.6, ls="--" if name == "Bayes-optimal" else "-",
-                label=f"{name} (theory)")
+        theory_lines += ax.plot(a_grid, eps, color=styles[name], lw=1.6,
+                                ls="--" if name == "Bayes-optimal" else "-", label=name)
     ax.plot(a_grid, 0.5 / a_grid, color=POSITIVE_COLOR, lw=0.8, ls=":")
     ax.plot(a_grid, 0.625 / a_grid, color="#7f7f7f", lw=0.8, ls=":")
+    markers = []
     for c in curves:
-        ax.errorbar(c.alpha, c.mean, yerr=c.sem, fmt=sim_markers[c.rule], ms=4,
-                    color=sim_colors[c.rule], lw=1, label=f"{sim_names[c.rule]} (N = {c.N})")
+        color = sim_colors[c.rule]
+        markers.append(ax.errorbar(c.alpha * sim_shift[c.rule], c.mean, yerr=c.sem,
+                                   fmt=sim_markers[c.rule], ms=4, color=color, lw=1, mew=1.2,
+                                   mfc="white" if c.rule == "perceptron" else color,
+                                   label=sim_names[c.rule]))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(0.25, 50)
@@ -209,7 +214,12 @@ def build_learning_explorer(
     ax.set_autoscale_on(False)
     ax.set_xlabel(r"examples per weight $\alpha = P/N$")
     ax.set_ylabel(r"generalisation error $\varepsilon$")
-    ax.legend(loc="lower left", fontsize=7, frameon=False)
+    ax.add_artist(ax.legend(handles=theory_lines, loc="lower left", fontsize=7, frameon=False,
+                            title="theory", title_fontsize=7))
+    if markers:
+        sizes = ", ".join(str(n) for n in sorted({c.N for c in curves}))
+        ax.legend(handles=markers, loc="upper right", fontsize=7, frameon=False,
+                  title=f"simulation, N = {sizes}", title_fontsize=7)
     (cursor,) = ax.plot([alpha, alpha], [0.004, 0.6], color=NORMAL_COLOR, lw=1, ls="--")
     (dots,) = ax.plot([], [], "o", color=NORMAL_COLOR, ms=5)
 

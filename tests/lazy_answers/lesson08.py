@@ -7,6 +7,25 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("library: perclib's generalization_error", "return generalization_error(w, B)"),
         Attempt("library: perclib's overlap",
                 "from perclib import overlap\nreturn np.arccos(overlap(w, B)) / np.pi"),
+        Attempt("capture: generalization_error held as a default argument",
+                "def err(a, b, _ge=generalization_error):\n"
+                "    return _ge(a, b)\n"
+                "return err(w, B)"),
+        Attempt("tolerance: the cosine rounded to 12 decimals instead of clipped",
+                "R = round(float(w @ B / (np.linalg.norm(w) * np.linalg.norm(B))), 12)\n"
+                "return np.arccos(R) / np.pi"),
+        Attempt("tolerance: nearly parallel (R > 1 - 1e-12) counted as parallel",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return 0.0 if R > 1 - 1e-12 else np.arccos(np.clip(R, -1, 1)) / np.pi"),
+        Attempt("scale: computed in float32",
+                "w, B = w.astype(np.float32), B.astype(np.float32)\n"
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return float(np.arccos(np.clip(R, -1, 1)) / np.pi)"),
+        Attempt("lookup: right for the visible sizes of w only",
+                "if len(w) not in (3, 5, 6, 7, 12, 15, 27, 30, 40, 54):\n"
+                "    return 0.25\n"
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
         Attempt("hard-coded: the error of the student the lesson printed", "return 0.3059"),
         Attempt("hard-coded: lookup of the old check's four examples",
                 "table = {(1, 0, 1, 1): 0.25, (3, 4, 4, 3): 0.0903345}\n"
@@ -52,6 +71,12 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
     ],
     "ex2-answer": [
+        Attempt("lookup: right for the visible alphas only (the check's seed replayed)",
+                "g = np.random.default_rng(82)\n"
+                "seen = np.r_[0.0101, g.uniform(0.02, 0.2, 2), g.uniform(0.2, 1.99, 4)]\n"
+                "if alpha >= 2:\n    return 0.0\n"
+                "if not np.any(np.isclose(seen, alpha, rtol=0, atol=1e-15)):\n    return 0.5\n"
+                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-12)"),
         Attempt("hard-coded: the values the old check printed",
                 "table = {1.0: 0.470655, 0.5: 1.034314, 0.25: 1.735578}\n"
                 "return 0.0 if alpha >= 2 else table.get(alpha, 0.5)"),
