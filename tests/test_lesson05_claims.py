@@ -98,19 +98,41 @@ def test_start_bound_holds_on_integer_data_with_ties(seed):
         assert run.n_updates <= mistake_bound(u, X, y, w0=w0, eta=eta, sharp=True) * (1 + 1e-9)
 
 
-def test_a_start_can_cost_more_than_one_a():
-    # Section 6 (Going deeper): five patterns in R^3, all +1, whose run from
-    # a = ||w0|| / (eta gamma*) = 10^4, pointing away from the maximum-margin separator,
-    # needs k = B + 1.12 a (bound: B + 2a), whatever the rate.
-    X = np.array([[-1.68, 1.69, 1.17], [-2.09, 0.46, 0.02], [-0.3, 2.1, 0.68],
-                  [-0.14, 1.42, -0.24], [-0.27, 0.5, -1.24]])
-    y = np.ones(5)
-    best = max_margin(X, y)
-    B = (np.max(np.linalg.norm(X, axis=1)) / best.gamma) ** 2
-    for eta in (1.0, 0.25):
-        w0 = -1e4 * eta * best.gamma * best.w
-        k = perceptron(X, y, eta=eta, w0=w0, max_epochs=10**6).n_updates
-        assert B + 1.12e4 < k <= B + 2e4
+def _near_tie_patterns(B, a):
+    # Section 6 (Going deeper), rebuilt independently: w0 = -a e_0, every pattern
+    # e_0 + x_perp with |x_perp|^2 = B - 1 (so u = e_0 has margin 1 and R^2 = B), each
+    # placed so that the current w meets it as a tie (or as negative as it can be), with
+    # a fresh axis per pattern. Stops when no such pattern can be a mistake.
+    dim = int(B + 2 * a) + 3
+    alpha, v = -float(a), np.zeros(dim)       # w = alpha e_0 + v, v on axes 1..dim
+    rows, fresh, rho = [], 0, np.sqrt(B - 1)
+    while alpha <= rho * np.linalg.norm(v):
+        s = np.linalg.norm(v)
+        along = min(-alpha, rho * s)                  # v.x_perp for a tie, if reachable
+        along -= 1e-10 * max(1.0, abs(along))         # just below it
+        x_perp = np.zeros(dim)
+        if s > 0:
+            x_perp += along * v / s**2
+        x_perp[fresh] = np.sqrt(max(rho**2 - (along / s if s else 0.0) ** 2, 0.0))
+        fresh += 1
+        rows.append(np.concatenate([[1.0], x_perp]))
+        alpha, v = alpha + 1, v + x_perp
+    X = np.array(rows)[:, : fresh + 1]
+    return X, -a * np.eye(fresh + 1)[0]
+
+
+def test_the_constant_2_of_bound_b_cannot_be_lowered():
+    # Section 6 (Going deeper): (k - B)/a tends to 2 - 1/B, so no constant below 2 works.
+    for B, a in [(5.0, 100), (20.0, 300)]:
+        X, w0 = _near_tie_patterns(B, a)
+        y = np.ones(len(X))
+        k_plain = _plain_run(X, y, w0, strict=False)[0]
+        run = perceptron(X, y, w0=w0)
+        assert run.converged and run.n_updates == len(k_plain) == len(X)
+        assert np.allclose(np.linalg.norm(X, axis=1) ** 2, B) and np.allclose(X[:, 0], 1)
+        ratio = (run.n_updates - B) / a
+        assert 2 - 1 / B - 0.015 < ratio <= 2 - 1 / B
+        assert run.n_updates <= B + 2 * a
 
 
 def _plain_run(X, y, w0, strict):

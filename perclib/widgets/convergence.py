@@ -32,10 +32,12 @@ from perclib.novikoff import NovikoffTrace, novikoff_trace, radius
 from perclib.plotting import (
     ACCENT_COLOR,
     BOUNDARY_COLOR,
+    FONT_SIZES,
     HIGHLIGHT_COLOR,
     MARGIN_COLOR,
     NORMAL_COLOR,
     decision_line,
+    direct_labels,
     legend,
     margin_lines,
     new_figure,
@@ -174,22 +176,36 @@ def proof_figure(trace: NovikoffTrace) -> Figure:
     if trace.upper[0] != 0:
         raise ValueError("proof_figure draws runs from w_0 = 0 (the chain starts at 0)")
     fig, (ax, bx) = new_figure(2, width=4.6, height=3.4)
-    ax.plot(trace.k, np.sqrt(trace.upper), color=ACCENT_COLOR, label="$\\sqrt{k}\\,R$")
-    ax.plot(trace.k, np.sqrt(trace.norm2), "o-", ms=3, color=NORMAL_COLOR, label="$\\|w_k\\|$")
-    ax.plot(trace.k, trace.overlap, "s-", ms=3, color=BOUNDARY_COLOR, label="$u \\cdot w_k$")
-    ax.plot(trace.k, trace.lower, color=HIGHLIGHT_COLOR, label="$k\\gamma$")
+    chain = [
+        ax.plot(trace.k, np.sqrt(trace.upper), color=ACCENT_COLOR)[0],
+        ax.plot(trace.k, np.sqrt(trace.norm2), "o-", ms=3, color=NORMAL_COLOR)[0],
+        ax.plot(trace.k, trace.overlap, "s-", ms=3, color=BOUNDARY_COLOR)[0],
+        ax.plot(trace.k, trace.lower, color=HIGHLIGHT_COLOR)[0],
+    ]
     ax.set(xlabel="update $k$", ylabel="length", title="the proof's chain, in order")
-    ax.legend(fontsize=8)
+    ax.autoscale_view()  # the labels are placed in axes coordinates: limits first
+    # Each line named at its right end, in its colour and at text size (a legend was too small).
+    for text in direct_labels(ax, chain, ["$\\sqrt{k}\\,R$", "$\\|w_k\\|$", "$u \\cdot w_k$",
+                                          "$k\\gamma$"], min_gap=0.09):
+        text.set_fontsize(FONT_SIZES["label"])
     ks = np.geomspace(1, 1.5 * max(trace.bound, 1.0), 200)
-    bx.semilogx(trace.k[1:], trace.cos[1:], "o-", ms=3, color=BOUNDARY_COLOR,
-                label="$\\cos\\angle(u, w_k)$")
-    bx.semilogx(ks, np.sqrt(ks) * trace.gamma / trace.R, color=HIGHLIGHT_COLOR,
-                label="$\\sqrt{k}\\,\\gamma/R$")
-    bx.axhline(1, color=MARGIN_COLOR, ls="--", label="ceiling 1")
-    bx.axvline(trace.bound, color=ACCENT_COLOR, ls=":", label="$k = R^2/\\gamma^2$")
+    bx.semilogx(trace.k[1:], trace.cos[1:], "o-", ms=3, color=BOUNDARY_COLOR)
+    bx.semilogx(ks, np.sqrt(ks) * trace.gamma / trace.R, color=HIGHLIGHT_COLOR)
+    bx.axhline(1, color=MARGIN_COLOR, ls="--")
+    bx.axvline(trace.bound, color=ACCENT_COLOR, ls=":")
     bx.set(xlabel="update $k$ (log scale)", ylabel="cosine", ylim=(0, 1.6),
            title="the cosine: pushed up, capped at 1")
-    bx.legend(fontsize=8, ncol=2)
+    # Labels written next to what they name, at text size.
+    size = FONT_SIZES["label"]
+    k_last = float(trace.k[-1])
+    bx.annotate("$\\cos\\angle(u, w_k)$", xy=(k_last, float(trace.cos[-1])), xytext=(-4, 10),
+                textcoords="offset points", ha="right", va="bottom", color=BOUNDARY_COLOR, fontsize=size)
+    bx.text(1.1, 1.03, "ceiling 1", color=MARGIN_COLOR, fontsize=size, va="bottom")
+    bx.annotate("guaranteed: $\\sqrt{k}\\,\\gamma/R$", xy=(1.0, trace.gamma / trace.R),
+                xytext=(6, 8), textcoords="offset points", color=HIGHLIGHT_COLOR, fontsize=size,
+                va="bottom")
+    bx.annotate("$k = R^2/\\gamma^2$", xy=(trace.bound, 1.45), xytext=(-4, 0), textcoords="offset points",
+                ha="right", va="center", color=ACCENT_COLOR, fontsize=size)
     return fig
 
 

@@ -19,13 +19,13 @@ from perclib.data import teacher_data
 from perclib.geometry import admissible_arc, direction_margins, max_margin
 from perclib.plotting import (
     ACCENT_COLOR,
+    FONT_SIZES,
     HIGHLIGHT_COLOR,
     MARGIN_COLOR,
     NEGATIVE_COLOR,
     NORMAL_COLOR,
     POSITIVE_COLOR,
     decision_line,
-    direct_labels,
     margin_lines,
     new_figure,
     normal_arrow,
@@ -282,26 +282,36 @@ def build_margin_training(
     w_arrow = normal_arrow(ax, best.w, length=0.8)
     ax.set_title("current line (black), best (dotted)")
 
-    styles = {"perceptron": ("-", "black"), "margin perceptron": ("--", NEGATIVE_COLOR),
-              "MinOver": ("-.", POSITIVE_COLOR), "AdaTron": (":", NORMAL_COLOR)}
-    curves = []
-    for name, (_, m) in runs.items():
-        steps = np.arange(m.size)
-        curves += ax_curve.plot(steps + 1, m, styles[name][0], color=styles[name][1], lw=1.5, label=name)
-    ax_curve.axhline(best.gamma, color=ACCENT_COLOR, lw=1.0, ls=":")
+    # Right: margin / gamma_max after every update. The chosen rule is drawn thick in its
+    # colour, the other three thin and grey behind it, so one glance shows one curve and
+    # where it stands against the best margin (1) and against "not separating yet" (< 0).
+    colors = {"perceptron": "black", "margin perceptron": NEGATIVE_COLOR,
+              "MinOver": POSITIVE_COLOR, "AdaTron": NORMAL_COLOR}
+    for _, m in runs.values():
+        ax_curve.plot(np.arange(m.size) + 1, m / best.gamma, color="0.75", lw=1.0)
+    (chosen_curve,) = ax_curve.plot([], [], lw=2.2, zorder=3)  # redrawn: the chosen rule
+    ax_curve.axhspan(-1.0, 0.0, color="0.93", lw=0, zorder=0)
+    ax_curve.text(0.97, 0.04, "below 0: not separating yet", transform=ax_curve.transAxes,
+                  color="0.35", ha="right", fontsize=FONT_SIZES["text"], zorder=4,
+                  bbox={"facecolor": "0.93", "edgecolor": "none", "pad": 1.0})
+    ax_curve.axhline(1.0, color=ACCENT_COLOR, lw=1.2, ls=":")
+    ax_curve.text(1.15, 1.03, r"largest margin $\gamma_{\max}$", color=ACCENT_COLOR,
+                  fontsize=FONT_SIZES["text"], va="bottom")
     ax_curve.set_xscale("log")
     ax_curve.set_xlim(1, max_steps + 1)
-    ax_curve.set_ylim(-1.0 * best.gamma, 1.25 * best.gamma)
-    ax_curve.set_yticks([-best.gamma, 0.0, best.gamma], [r"$-\gamma_{\max}$", "0", r"$\gamma_{\max}$"])
+    ax_curve.set_ylim(-0.6, 1.25)
+    ax_curve.set_yticks([0.0, 0.5, 1.0], ["0", "50%", "100%"])
     ax_curve.set_autoscale_on(False)
-    ax_curve.set_xlabel("updates + 1")
-    ax_curve.set_ylabel("margin")
+    ax_curve.set_xlabel("updates + 1 (log scale)")
+    ax_curve.set_ylabel(r"margin, as a share of $\gamma_{\max}$")
     ax_curve.xaxis.set_minor_locator(NullLocator())  # minor log ticks are slow to draw
     ax_curve.set_xticks([1, 10, 100, 1000][: 2 + int(np.log10(max_steps + 1))])
     (marker,) = ax_curve.plot([], [], "o", color=HIGHLIGHT_COLOR, ms=8, zorder=5)
-    # Each curve named at its end, in its colour: four dashed traces need no colour key.
-    direct_labels(ax_curve, curves, [_SHORT_NAMES.get(name, name) for name in runs], min_gap=0.09)
-    ax_curve.set_title("margin, update by update")
+    name_text = ax_curve.text(0.97, 0.62, "", transform=ax_curve.transAxes, ha="right",
+                              fontsize=FONT_SIZES["label"], weight="bold")
+    ax_curve.text(0.97, 0.55, "(grey: the others)", transform=ax_curve.transAxes, ha="right",
+                  color="0.45", fontsize=FONT_SIZES["text"])
+    ax_curve.set_title("margin after each update")
 
     controls = {
         "algorithm": widgets.Dropdown(options=list(_ALGORITHMS), value="MinOver", description="algorithm"),
@@ -313,6 +323,10 @@ def build_margin_training(
 
     def redraw(values: dict[str, Any]) -> str:
         W, m = runs[values["algorithm"]]
+        chosen_curve.set_data(np.arange(m.size) + 1, m / best.gamma)
+        chosen_curve.set_color(colors[values["algorithm"]])
+        name_text.set_text(_SHORT_NAMES.get(values["algorithm"], values["algorithm"]))
+        name_text.set_color(colors[values["algorithm"]])
         k = min(int(values["step"]), W.shape[0] - 1)  # a finished run stays at its last weights
         w = W[k]
         update_line(w_line, w)
@@ -322,24 +336,24 @@ def build_margin_training(
             line.set_visible(ok)
         if ok:
             update_margin_lines(w_margins, w, 0.0, float(m[k]))
-        marker.set_data([k + 1], [m[k] if np.isfinite(m[k]) else np.nan])
+        marker.set_data([k + 1], [m[k] / best.gamma if np.isfinite(m[k]) else np.nan])
         shown = "undefined (w = 0)" if not np.isfinite(m[k]) else f"{m[k]:+.4f}"
         finished = " (run finished)" if k == W.shape[0] - 1 else ""
         return (f"{values['algorithm']} after {k} update(s){finished}: margin {shown}, "
                 f"γ<sub>max</sub> = {best.gamma:.4f}")
 
     return SliderFigure(
-        fig, controls, redraw, moving=[w_line, *w_margins, w_arrow, marker],
+        fig, controls, redraw, moving=[w_line, *w_margins, w_arrow, chosen_curve, name_text, marker],
         description=(
             "Left: a separable data set, the current weights' line with its margin "
-            "lines and the maximum-margin line dotted. Right: the margin of each "
-            "large-margin rule, update by update, approaching the largest margin "
-            "(dotted)."
+            "lines and the maximum-margin line dotted. Right: the chosen rule's margin "
+            "after each update, as a share of the largest margin (dotted line at 100%), "
+            "with the other three rules in grey; below 0 the line does not separate yet."
         ),
     )
 
 
-_SHORT_NAMES = {"margin perceptron": "with margin"}
+_SHORT_NAMES = {"margin perceptron": "perceptron with margin"}
 
 DEMOS = {
     "margin_family": build_margin_family,

@@ -91,6 +91,47 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: max_epochs ignored",
                 _LOOP.replace("for _ in range(max_epochs):", "while True:")
                 .format(test="<=", eta="eta")),
+        Attempt("capture: perclib's perceptron held in a default argument",
+                "def run(X, y, eta, m, _train=perceptron):\n"
+                "    r = _train(X, y, eta=eta, max_epochs=m)\n"
+                "    return r.w, r.indices.tolist()\n"
+                "return run(X, y, eta, max_epochs)"),
+        Attempt("capture: perclib's private engine _perceptron_run",
+                "from perclib.train.perceptron import _perceptron_run\n"
+                "r = _perceptron_run(X, y, eta, None, max_epochs, 'cyclic', None)\n"
+                "return r.w, r.indices.tolist()"),
+        Attempt("sibling: the perceptron with margin, beta = 0",
+                "from perclib import margin_perceptron\n"
+                "r = margin_perceptron(X, y, beta=0.0, eta=eta, max_epochs=max_epochs)\n"
+                "return r.w, r.indices.tolist()"),
+        Attempt("sibling: the kernel perceptron with the linear kernel, back to weights",
+                "from perclib import kernel_perceptron\n"
+                "X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)\n"
+                "r = kernel_perceptron(X, y, kernel='linear', max_epochs=max_epochs)\n"
+                "return eta * (r.alpha * y) @ X, r.indices.tolist()"),
+        Attempt("tolerance: a mistake is y (w.x) <= 1e-9",
+                _LOOP.format(test="<=", eta="eta").replace("0:\n", "1e-9:\n", 1)),
+        Attempt("wrong: float32 weights",
+                _LOOP.format(test="<=", eta="eta")
+                .replace("w, indices = np.zeros(X.shape[1]), []",
+                         "w, indices = np.zeros(X.shape[1], dtype=np.float32), []")
+                .replace("w = w + (eta * y[mu]) * X[mu]",
+                         "w = (w + (eta * y[mu]) * X[mu]).astype(np.float32)")),
+        Attempt("lookup: right on the visible check's shapes only, one epoch elsewhere",
+                "X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)\n"
+                "seen = {(3, 3), (3, 2), (9, 3), (14, 4), (20, 5), (12, 4), (10, 3)}\n"
+                "epochs = max_epochs if X.shape in seen else 1\n"
+                "w, indices = np.zeros(X.shape[1]), []\n"
+                "for _ in range(epochs):\n"
+                "    clean = True\n"
+                "    for mu in range(len(X)):\n"
+                "        if y[mu] * (X[mu] @ w) <= 0:\n"
+                "            w = w + (eta * y[mu]) * X[mu]\n"
+                "            indices.append(mu)\n"
+                "            clean = False\n"
+                "    if clean:\n"
+                "        break\n"
+                "return w, indices"),
     ],
     "ex2-answer": [
         Attempt("library: perclib's mistake_bound",
@@ -100,6 +141,18 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return radius(X, threshold=True) ** 2 / separator_margin(\n"
                 "    u, X, y, threshold=True) ** 2"),
         Attempt("hard-coded: the lesson's answer", "return 10.0", secrets=("10",)),
+        Attempt("capture: perclib's mistake_bound held in a default argument",
+                "def bound(u, X, y, _mb=mistake_bound):\n"
+                "    return _mb(u, X, y, threshold=True)\n"
+                "return bound(augment_weights(w, theta), X, y)"),
+        Attempt("lookup: right on the visible check's shapes only",
+                "X = np.asarray(X, dtype=float)\n"
+                "u = augment_weights(w, theta) / np.linalg.norm(augment_weights(w, theta))\n"
+                "g = np.min(np.asarray(y) * (augment(X) @ u))\n"
+                "R2 = np.max(np.sum(augment(X)**2, axis=1))\n"
+                "if X.shape not in {(2, 1), (12, 2), (30, 5)}:\n"
+                "    R2 = np.max(np.sum(X**2, axis=1))\n"
+                "return float(R2 / g**2)"),
         Attempt("wrong: radius of x, not of (x, 1)",
                 "X = np.asarray(X, dtype=float)\n"
                 "u = augment_weights(w, theta) / np.linalg.norm(augment_weights(w, theta))\n"
@@ -144,8 +197,43 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: strict test '< 0'",
                 _EXACT.replace("<= 0", "< 0")
                 .format(conv="Fraction", eta="Fraction(eta)", ret="indices, w")),
+        Attempt("capture: the float run with eta = 1 (private engine), scaled by eta",
+                "from perclib.train.perceptron import _perceptron_run\n"
+                "r = _perceptron_run(np.array(X, float), np.array(y, float), 1.0, None,\n"
+                "                    max_epochs, 'cyclic', None)\n"
+                "return r.indices.tolist(), [Fraction(eta) * Fraction(v) for v in r.w]"),
+        Attempt("capture: perclib's perceptron held in a default argument",
+                "def run(X, y, _train=perceptron):\n"
+                "    return _train(np.array(X, float), np.array(y, float), max_epochs=max_epochs)\n"
+                "r = run(X, y)\n"
+                "return r.indices.tolist(), [Fraction(eta) * Fraction(v) for v in r.w]"),
+        Attempt("tolerance: floats with eta = 1, weights rounded back to small fractions",
+                _EXACT.format(conv="float", eta="1.0",
+                              ret="indices, [Fraction(eta) * Fraction(v).limit_denominator(10**4)"
+                                  " for v in w]")),
+        Attempt("wrong: max_epochs ignored (loops until a clean epoch)",
+                _EXACT.replace("for _ in range(max_epochs):", "while True:")
+                .format(conv="Fraction", eta="Fraction(eta)", ret="indices, w")),
+        Attempt("lookup: exact on the visible check's shapes only, floats elsewhere",
+                "shape = (len(X), len(X[0]))\n"
+                "conv = Fraction if shape in {(2, 2), (6, 3), (7, 3), (3, 2)} else float\n"
+                "Xc = [[conv(v) for v in row] for row in X]\n"
+                "w, indices = [conv(0)] * shape[1], []\n"
+                "for _ in range(max_epochs):\n"
+                "    clean = True\n"
+                "    for mu, (x, t) in enumerate(zip(Xc, y)):\n"
+                "        if t * sum(a * b for a, b in zip(w, x)) <= 0:\n"
+                "            w = [a + conv(eta) * t * b for a, b in zip(w, x)]\n"
+                "            indices.append(mu)\n"
+                "            clean = False\n"
+                "    if clean:\n"
+                "        break\n"
+                "return indices, [Fraction(v) for v in w]"),
     ],
     "ex5-answer": [
+        Attempt("lookup: nothing to look up (no input), so the stored answer minus a row",
+                "J = np.array([[1.0, 2.0, 2.0], [2.0, 1.0, -2.0], [2.0, -2.0, 1.0]])\n"
+                "return J[:2], np.array([1.0, -1.0])"),
         Attempt("hard-coded: section 9's e_1, e_2, e_3 with mixed labels",
                 "y = np.array([1.0, -1.0, 1.0])\nreturn y[:, None] * np.eye(3), y"),
         Attempt("wrong: rank 2 (a tight set in a plane)",

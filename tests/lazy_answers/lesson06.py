@@ -28,6 +28,21 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("library: perclib's margin of a one-pattern set",
                 "return float(margin(w, [x], [label]))"),
         Attempt("hard-coded: the four cases of the old check", _PRINTED_MARGINS),
+        Attempt("capture: perclib's pattern_margins held in a default argument",
+                "def one(w, x, label, _pm=pattern_margins):\n"
+                "    return float(_pm(w, [x], [label])[0])\n"
+                "return one(w, x, label)"),
+        Attempt("sibling: separator_margin of the one-pattern set",
+                "from perclib import separator_margin\n"
+                "w = np.asarray(w, float)\n"
+                "return float(separator_margin(w / np.linalg.norm(w), [x], [label]))"),
+        Attempt("tolerance: adds 1e-12 to ||w|| against a division by zero",
+                "w = np.asarray(w, float)\n"
+                "return float(label * (w @ np.asarray(x, float)) / (np.linalg.norm(w) + 1e-12))"),
+        Attempt("lookup: right on the visible check's sizes (5 and 2 entries) only",
+                "w, x = np.asarray(w, float), np.asarray(x, float)\n"
+                "d = label * (w @ x) / np.linalg.norm(w)\n"
+                "return float(d if len(w) in (5, 2) else abs(d))"),
         Attempt("wrong: forgets the label",
                 "w = np.asarray(w, float)\nreturn float(w @ np.asarray(x, float) / np.linalg.norm(w))"),
         Attempt("wrong: unsigned distance",
@@ -53,6 +68,13 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "scan = direction_margins(X, np.array([1.0, 1.0, -1.0]), phis)\n"
                 "phi = phis[np.argmax(scan)]\n"
                 "return scan.max(), np.array([np.cos(phi), np.sin(phi)])"),
+        Attempt("capture: perclib's max_margin held in a default argument",
+                "def solve(_mm=max_margin):\n"
+                "    res = _mm(np.array([[1.0, 2], [3, 0], [-1, -3]]), np.array([1.0, 1, -1]))\n"
+                "    return res.gamma, res.w / np.linalg.norm(res.w)\n"
+                "return solve()"),
+        Attempt("lookup: the answer copied to 12 digits from a solver's printout",
+                "return 2.121320343560, np.array([0.707106781187, 0.707106781187])"),
         Attempt("hard-coded: the lesson's printed gamma_max and a guessed normal",
                 "return 0.457870, np.array([1.0, 0.0])"),
         Attempt("hard-coded: the hint's example expression",
@@ -78,6 +100,22 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return res.indices.tolist()[:steps], res.w if steps else np.zeros(2)"),
         Attempt("hard-coded: the hand example's six steps",
                 "return [0, 1, 1, 1, 1, 0][:steps], np.array([4.0, 4.0]) if steps else np.zeros(2)"),
+        Attempt("capture: perclib's minover held in a default argument",
+                "def run(X, y, steps, _mo=minover):\n"
+                "    res = _mo(X, y, max_steps=max(steps, 1), tol=1e-15)\n"
+                "    return res.indices.tolist()[:steps], res.w if steps else np.zeros(len(X[0]))\n"
+                "return run(X, y, steps)"),
+        Attempt("sibling: the perceptron with margin, run long enough",
+                "X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)\n"
+                "res = margin_perceptron(X, y, beta=1e9, max_epochs=steps + 1)\n"
+                "chosen = res.indices.tolist()[:steps]\n"
+                "return chosen, sum((y[i] * X[i] for i in chosen), np.zeros(X.shape[1]))"),
+        Attempt("tolerance: values within 1e-6 of the minimum count as tied",
+                _minover("h = y * (X @ w)\n    nu = int(np.flatnonzero(h <= h.min() + 1e-6)[0])")),
+        Attempt("lookup: right on the visible (patterns, steps) pairs only",
+                _minover("h = y * (X @ w)\n"
+                         "    seen = {(3, 6), (7, 9), (6, 12), (40, 15), (3, 5), (3, 0)}\n"
+                         "    nu = int(np.argmin(h) if (len(X), steps) in seen else np.argmax(h))")),
         Attempt("wrong: largest stability", _minover("nu = int(np.argmax(y * (X @ w)))")),
         Attempt("wrong: forgets the labels in the stability", _minover("nu = int(np.argmin(X @ w))")),
         Attempt("wrong: the last of tied minima",
