@@ -167,7 +167,9 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "from perclib import max_margin\n"
                 "count = 0\n"
                 "for labels in itertools.product((-1, 1), repeat=len(points)):\n"
-                "    if is_separable(points, labels, threshold=True):\n"
+                "    if len(set(labels)) == 1:\n"
+                "        count += 1  # one class: any far-away line\n"
+                "    elif is_separable(points, labels, threshold=True):\n"
                 "        count += max_margin(points, labels, threshold=True).gamma > 1e-3\n"
                 "return count"),
     ],
@@ -178,7 +180,8 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return np.ones(4) if n == 2 else np.r_[np.ones(4), np.zeros(4)]"),
         Attempt("wrong: only the odd corners",
                 "return (boolean_cube(n).sum(axis=1) % 2 == 1).astype(float)"),
-        Attempt("wrong: the half-cube x1 = 0", "return (boolean_cube(n)[:, 0] == 0).astype(float)"),
+        Attempt("wrong: the half-cube x1 = 0 (a certificate for n >= 3, not for n = 2)",
+                "return (boolean_cube(n)[:, 0] == 0).astype(float)"),
         Attempt("wrong: a null-space vector of J^T, whatever its signs",
                 "from scipy.linalg import null_space\n"
                 "c = boolean_cube(n)\n"
@@ -186,9 +189,9 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "J = y[:, None] * np.column_stack([c, np.ones(2**n)])\n"
                 "return null_space(J.T)[:, 0]"),
         Attempt("wrong: all zeros", "return np.zeros(2**n)"),
-        Attempt("lookup: the solution for the visible n = 2..7, a half-cube after",
+        Attempt("lookup: the solution for the visible n = 2..7, the odd corners after",
                 "table = {m: np.ones(2**m) for m in range(2, 8)}\n"
-                "return table.get(n, (boolean_cube(n)[:, 0] == 0).astype(float))"),
+                "return table.get(n, (boolean_cube(n).sum(axis=1) % 2 == 1).astype(float))"),
         Attempt("self-consistent: one corner with weight 1e-9 (the review's answer)",
                 "lam = np.zeros(2**n)\nlam[0] = 1e-9\nreturn lam"),
         Attempt("self-consistent: the odd corners, each with weight 1e-12",
