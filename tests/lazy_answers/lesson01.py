@@ -50,6 +50,10 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 _SIBLING.format(solver="margin_perceptron", n="n", labels=_NAND, extra=", beta=0.0")),
         Attempt("sibling: the pocket algorithm",
                 _SIBLING.format(solver="pocket", n="n", labels=_NAND, extra="")),
+        Attempt("sibling: perclib's corner unit of the all-ones corner, negated",
+                "from perclib.units import corner_unit\n"
+                "w, theta = corner_unit(np.ones(n))\n"
+                "return -w, -theta"),
         Attempt("hard-coded: the two-input NAND unit", "return np.array([-1.0, -1.0]), -1.5"),
         Attempt("hard-coded: a lookup table for n = 1, 2, 3",
                 "table = {1: ([-1.0], -0.5), 2: ([-1.0, -1.0], -1.5),\n"
@@ -69,6 +73,7 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return -np.ones(n), -float(n)"),
         Attempt("wrong: threshold at n - 1 ones (a tie)", "return -np.ones(n), -(n - 1.0)"),
         Attempt("wrong: w as a column", "return -np.ones((n, 1)), -(n - 0.5)"),
+        Attempt("wrong: theta as a one-element array", "return -np.ones(n), np.array([-(n - 0.5)])"),
     ],
     "ex2-answer": [
         Attempt("library: an LP separator of the 'at least k' table",
