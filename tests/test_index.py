@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import io
 import json
 import re
 from pathlib import Path
@@ -50,3 +53,19 @@ def test_time_and_exercises_match_the_lesson(lesson: Path) -> None:
         n = marks.count(level)
         assert (f"{n} {level}" in stars.split(", ")) == bool(n), f"{lesson.name}: {stars} vs {marks}"
     assert "★★★" in marks, f"{lesson.name}: no ★★★ exercise"
+
+
+@pytest.mark.parametrize("option", ["--out", "--force"])
+def test_the_commands_said_to_take_out_and_force_do(option: str) -> None:
+    """The index names the coursetools commands that take ``--out DIR`` and ``--force``."""
+    text = "\n".join(_markdown(INDEX))
+    claim = re.search(r"((?:`coursetools\.\w+`(?:, | and )?)+) take `--out DIR`, `--force`", text)
+    assert claim, "the index no longer says which commands take --out DIR and --force"
+    modules = re.findall(r"`coursetools\.(\w+)`", claim[1])
+    assert len(modules) >= 2, claim[0]
+    for name in modules:
+        shown = io.StringIO()
+        with contextlib.redirect_stdout(shown), pytest.raises(SystemExit) as stop:
+            importlib.import_module(f"coursetools.{name}").main(["--help"])
+        assert stop.value.code == 0, f"coursetools.{name} --help"
+        assert option in shown.getvalue(), f"the index says coursetools.{name} takes {option}"
