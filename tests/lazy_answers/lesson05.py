@@ -34,6 +34,9 @@ for _ in range(max_epochs):
 return {ret}
 """
 
+#: Exercises whose answer takes no input: a lookup table of it is the answer itself.
+NO_INPUT = {"ex5-answer"}
+
 ATTEMPTS: dict[str, list[Attempt]] = {
     "ex1-answer": [
         Attempt("library: perclib's perceptron",
@@ -231,7 +234,7 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return indices, [Fraction(v) for v in w]"),
     ],
     "ex5-answer": [
-        Attempt("lookup: nothing to look up (no input), so the stored answer minus a row",
+        Attempt("wrong: the stored answer minus a row (too few patterns)",
                 "J = np.array([[1.0, 2.0, 2.0], [2.0, 1.0, -2.0], [2.0, -2.0, 1.0]])\n"
                 "return J[:2], np.array([1.0, -1.0])"),
         Attempt("hard-coded: section 9's e_1, e_2, e_3 with mixed labels",
