@@ -437,6 +437,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             shot(teacher, "04-formgrader-assignments")
             teacher.goto(f"{base}/user/{instructor}/formgrader/gradebook/{ASSIGNMENT}/{LESSON.stem}",
                          timeout=TIMEOUT_MS)
+            teacher.click("button:text-is('Show All Names')", timeout=TIMEOUT_MS)
             for s in students.values():
                 teacher.wait_for_selector(f"text={s}", timeout=TIMEOUT_MS)
             teacher.wait_for_timeout(1500)
