@@ -83,6 +83,31 @@ def test_roster_names_the_bad_line(text, message) -> None:
         read_roster(io.StringIO(text))
 
 
+def test_settings_refuse_unsafe_choices(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+
+    base = {"class_dir": tmp_path, "instructor": "teacher", "course_root": tmp_path / "c"}
+    with pytest.raises(CourseToolsError, match="needs --test-password"):
+        ClassSettings(**base, authenticator="dummy")
+    with pytest.raises(CourseToolsError, match="only for --authenticator dummy"):
+        ClassSettings(**base, test_password="secret-password")
+    with pytest.raises(CourseToolsError, match="user name 'Teacher One'"):
+        ClassSettings(**{**base, "instructor": "Teacher One"})
+    with pytest.raises(CourseToolsError, match="three different ports"):
+        ClassSettings(**base, port=8000, hub_port=8000)
+
+
+def test_hub_config_is_python_with_pam_by_default(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+    from coursetools.classroom.setup import hub_config_text
+
+    text = hub_config_text(ClassSettings(class_dir=tmp_path, instructor="teacher",
+                                         course_root=tmp_path / "c"))
+    compile(text, "jupyterhub_config.py", "exec")
+    assert 'c.JupyterHub.authenticator_class = "pam"' in text
+    assert "DummyAuthenticator" not in text and "dummy" not in text
+
+
 # -- the machine: users, permissions, processes ----------------------------------------
 def _missing() -> list[str]:
     missing = []
