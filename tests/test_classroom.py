@@ -1,0 +1,549 @@
+"""A class in a box: the course on a real JupyterHub with nbgrader's exchange, end to end.
+
+``test_class_end_to_end`` (root only; in CI it must run, never skip): an instructor and
+three student system users (random names, removed at the end, also on failure), the
+class written by ``python -m coursetools.classroom setup`` and checked by ``check``, a
+roster imported (a malformed one first: refused, nothing written), the real JupyterHub
+with configurable-http-proxy on a free loopback port and the local-process spawner,
+then lesson 3's homework:
+
+1. the instructor generates and releases it (nbgrader, with a deadline);
+2. in headless Chromium each student logs in, opens Lab's Assignments panel, fetches,
+   answers (correct = the lesson's solutions; blank; a wrong answer with its check cell
+   edited to pass) and submits; the third submits after the deadline;
+3. the instructor collects and autogrades; the formgrader (opened in its own tab, as
+   nbgrader advises since JupyterHub 4.1 forbids it in an iframe) shows the submissions;
+4. feedback is generated, released and fetched by every student (one in the browser);
+5. ``nbgrader export`` and ``classroom export-grades`` for Canvas and Moodle.
+
+Expected scores come from the lesson's own nbgrader metadata (points per check cell),
+never from the code under test. Screenshots: test-output/classroom/.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from browser_support import CHROMIUM_ARGS, find_chromium, free_port  # noqa: E402
+
+from coursetools._common import CourseToolsError  # noqa: E402
+from coursetools.classroom import load_settings  # noqa: E402
+from coursetools.classroom.roster import read_roster  # noqa: E402
+from coursetools.classroom.setup import run_as  # noqa: E402
+
+LESSON = ROOT / "notebooks" / "03_general_position.ipynb"
+ASSIGNMENT = "03-general-position"
+OUTPUT = ROOT / "test-output" / "classroom"
+IN_CI = bool(os.environ.get("CI"))
+PASSWORD = "class-" + secrets.token_hex(8)
+TIMEOUT_MS = 240_000
+pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
+
+
+# -- quick checks of the roster parser (no root needed) --------------------------------
+GOOD = "id,first name,last name,email\nada,Ada,Lovelace,ada@example.org\nalan,Alan,Turing,alan@example.org\n"
+
+
+def test_roster_reads_a_good_file() -> None:
+    rows = read_roster(io.StringIO(GOOD))
+    assert [r.id for r in rows] == ["ada", "alan"]
+    assert rows[1].email == "alan@example.org"
+
+
+@pytest.mark.parametrize("text, message", [
+    (GOOD + "bob,Bob,,bob@example.org\n", "line 4: first and last name"),
+    (GOOD + "bob,Bob,Marley,bob-at-example.org\n", "line 4: email 'bob-at-example.org'"),
+    (GOOD + "ada,Ada,Again,ada2@example.org\n", "line 4: id 'ada' already on line 2"),
+    (GOOD + "Bob Smith,Bob,Smith,b@example.org\n", "line 4: id 'Bob Smith' is not a login name"),
+    (GOOD + "bob,Bob,Smith\n", "line 4: 3 fields, expected 4"),
+    ("name,first,last,mail\nada,Ada,L,a@example.org\n", "line 1: header"),
+    ("id,first name,last name,email\n", "no student after the header"),
+])
+def test_roster_names_the_bad_line(text, message) -> None:
+    with pytest.raises(CourseToolsError, match=message):
+        read_roster(io.StringIO(text))
+
+
+def test_settings_refuse_unsafe_choices(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+
+    base = {"class_dir": tmp_path, "instructor": "teacher", "course_root": tmp_path / "c"}
+    with pytest.raises(CourseToolsError, match="needs --test-password"):
+        ClassSettings(**base, authenticator="dummy")
+    with pytest.raises(CourseToolsError, match="only for --authenticator dummy"):
+        ClassSettings(**base, test_password="secret-password")
+    with pytest.raises(CourseToolsError, match="user name 'Teacher One'"):
+        ClassSettings(**{**base, "instructor": "Teacher One"})
+    with pytest.raises(CourseToolsError, match="three different ports"):
+        ClassSettings(**base, port=8000, hub_port=8000)
+
+
+def test_hub_config_is_python_with_pam_by_default(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+    from coursetools.classroom.setup import hub_config_text
+
+    text = hub_config_text(ClassSettings(class_dir=tmp_path, instructor="teacher",
+                                         course_root=tmp_path / "c"))
+    compile(text, "jupyterhub_config.py", "exec")
+    assert 'c.JupyterHub.authenticator_class = "pam"' in text
+    assert "DummyAuthenticator" not in text and "dummy" not in text
+
+
+# -- the machine: users, permissions, processes ----------------------------------------
+def _missing() -> list[str]:
+    missing = []
+    if os.geteuid() != 0:
+        missing.append("root (creates system users)")
+    if find_chromium() is None:
+        missing.append("chromium (apt-get install chromium)")
+    if shutil.which("configurable-http-proxy") is None:
+        missing.append("configurable-http-proxy (npm install -g configurable-http-proxy)")
+    for tool in ("useradd", "userdel", "runuser"):
+        if shutil.which(tool) is None:
+            missing.append(tool)
+    if not (Path(sys.executable).parent / "jupyterhub").exists():
+        missing.append("jupyterhub (pip install -e '.[test]')")
+    return missing
+
+
+def _blocked_dirs(*paths: Path) -> list[Path]:
+    """Folders on the way to ``paths`` that other users cannot enter."""
+    found: list[Path] = []
+    for path in paths:
+        for parent in [*reversed(path.parents), path]:
+            if parent.is_dir() and not parent.stat().st_mode & stat.S_IXOTH and parent not in found:
+                found.append(parent)
+    return found
+
+
+class Machine:
+    """System users and processes this test made, and how to remove them."""
+
+    def __init__(self) -> None:
+        self.users: list[str] = []
+        self.modes: dict[Path, int] = {}
+        self.procs: list[subprocess.Popen] = []
+
+    def add_user(self, name: str) -> Path:
+        subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", name], check=True)
+        self.users.append(name)
+        return Path(pwd.getpwnam(name).pw_dir)
+
+    def allow_traverse(self, *paths: Path) -> None:
+        """Students run the course's Python: let them enter (not list) its folders."""
+        for folder in _blocked_dirs(*paths):
+            self.modes[folder] = stat.S_IMODE(folder.stat().st_mode)
+            folder.chmod(self.modes[folder] | stat.S_IXOTH)
+
+    def cleanup(self) -> list[str]:
+        left: list[str] = []
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)  # the hub stops the servers and the proxy
+                try:
+                    proc.wait(60)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(10)
+        for user in self.users:
+            pids = subprocess.run(["pgrep", "-u", user], capture_output=True, text=True).stdout.split()
+            for pid in pids:  # only processes of the users this test created
+                left.append(f"{user}: pid {pid}")
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.5 if pids else 0)
+            subprocess.run(["userdel", "--remove", user], capture_output=True)
+        for folder, mode in self.modes.items():
+            folder.chmod(mode)
+        return left
+
+
+@pytest.fixture
+def machine():
+    missing = _missing()
+    if missing:
+        if IN_CI or os.geteuid() == 0:
+            pytest.fail("the class-in-a-box test needs: " + ", ".join(missing))
+        pytest.skip("needs root (not in CI): " + ", ".join(missing))
+    m = Machine()
+    try:
+        yield m
+    finally:
+        left = m.cleanup()
+        still = [u for u in m.users if _user_exists(u)]
+        assert not still, f"users left behind: {still}"
+        # Processes still running after the hub stopped are a leak (they were killed).
+        assert not left, f"processes left after the hub stopped: {left}"
+
+
+def _user_exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+# -- helpers -------------------------------------------------------------------------------
+def classroom(class_dir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    r = subprocess.run([sys.executable, "-m", "coursetools.classroom", "--dir", str(class_dir), *args],
+                       capture_output=True, text=True, cwd=ROOT)
+    if check:
+        assert r.returncode == 0, f"classroom {' '.join(args)}:\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def as_user(settings, user: str, *args: str) -> str:
+    r = run_as(settings, user, list(args), timeout=600)
+    assert r.returncode == 0, f"{user}: {' '.join(args)} failed:\n{r.stdout}\n{r.stderr}"
+    return r.stdout + r.stderr
+
+
+def wait_http(url: str, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > end:
+            raise AssertionError(f"{url} did not answer in {seconds} s")
+        time.sleep(0.5)
+
+
+def graded_cells(nb, kind: str) -> dict[str, float]:
+    return {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"])
+            for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == kind}
+
+
+def answer(release: Path, owner: str, kind: str) -> None:
+    """Fill a fetched notebook as the student would (as root, then give it back)."""
+    lesson = nbformat.read(LESSON, as_version=4)
+    solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in lesson.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    nb = nbformat.read(release, as_version=4)
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in solutions and kind in ("correct", "wrong"):
+            cell.source = solutions[grade_id]
+        if kind == "wrong" and grade_id == "ex2-answer":
+            cell.source = "def affine_general_position_2d(points):\n    return True\n"
+        if kind == "wrong" and grade_id == "ex2-check":
+            cell.source = "# the check, edited by the student so that it passes\npass\n"
+    if kind != "blank":
+        nbformat.write(nb, release)
+    entry = pwd.getpwnam(owner)
+    os.chown(release, entry.pw_uid, entry.pw_gid)
+
+
+# -- the browser -----------------------------------------------------------------------------
+class Hub:
+    def __init__(self, browser, base: str) -> None:
+        self.browser, self.base = browser, base
+
+    def login(self, user: str):
+        context = self.browser.new_context(viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        page.goto(f"{self.base}/hub/login", timeout=TIMEOUT_MS)
+        page.fill("input[name=username]", user)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("#login_submit")  # the hub starts the user's server now
+        return page
+
+    @staticmethod
+    def wait_lab(page) -> None:
+        page.wait_for_selector("#jp-main-dock-panel", timeout=TIMEOUT_MS)
+        page.wait_for_selector(".lm-MenuBar-itemLabel:text-is('Nbgrader')", timeout=TIMEOUT_MS)
+
+    @staticmethod
+    def menu_items(page) -> list[str]:
+        page.click(".lm-MenuBar-itemLabel:text-is('Nbgrader')")
+        page.wait_for_selector(".lm-Menu-content")
+        items = page.locator(".lm-Menu-content .lm-Menu-itemLabel").all_inner_texts()
+        page.keyboard.press("Escape")
+        return items
+
+    @staticmethod
+    def open_assignments(page) -> None:
+        page.click(".lm-MenuBar-itemLabel:text-is('Nbgrader')")
+        page.click(".lm-Menu-itemLabel:text-is('Assignment List')")
+        page.wait_for_selector("#released_assignments_list", timeout=TIMEOUT_MS)
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(OUTPUT / f"{name}.png"))
+
+
+# -- the class -------------------------------------------------------------------------------
+@pytest.fixture
+def shared_tmp():
+    """A folder every user can enter (pytest's own tmp_path is root's alone)."""
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="perceptron-class-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_class_end_to_end(machine, shared_tmp) -> None:
+    from playwright.sync_api import sync_playwright
+
+    tmp_path = shared_tmp
+
+    started = time.monotonic()
+
+    def stage(what: str) -> None:
+        print(f"[{time.monotonic() - started:5.0f} s] {what}", flush=True)
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    for old in OUTPUT.glob("*.png"):
+        old.unlink()
+    tag = secrets.token_hex(3)
+    instructor = f"pci{tag}"
+    students = {"correct": f"pca{tag}", "blank": f"pcb{tag}", "wrong": f"pcc{tag}"}
+    homes = {name: machine.add_user(name) for name in (instructor, *students.values())}
+    machine.allow_traverse(Path(sys.executable).parent, Path(sys.executable).resolve(), ROOT)
+
+    class_dir, exchange = tmp_path / "class", tmp_path / "exchange"
+    port, hub_port, proxy_port = free_port(), free_port(), free_port()
+    assert len({port, hub_port, proxy_port}) == 3
+    classroom(class_dir, "setup", "--instructor", instructor, "--exchange", str(exchange),
+              "--ip", "127.0.0.1", "--port", str(port), "--hub-port", str(hub_port),
+              "--proxy-api-port", str(proxy_port), "--lesson", "3",
+              "--authenticator", "dummy", "--test-password", PASSWORD)
+    settings = load_settings(class_dir)
+    assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
+    assert stat.S_IMODE(settings.course_root.stat().st_mode) == 0o700
+
+    stage("setup done")
+    # Roster: a malformed line refuses the whole file; then the real one.
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,first name,last name,email\n"
+                   f"{students['correct']},Ada,Lovelace,ada@example.org\n"
+                   f"{students['blank']},Alan,Turing,not-an-address\n")
+    r = classroom(class_dir, "roster", "import", str(bad), check=False)
+    assert r.returncode == 1 and "line 3: email 'not-an-address'" in r.stderr, r.stderr
+    assert not (settings.course_root / "gradebook.db").exists(), "half-imported roster"
+    roster = tmp_path / "roster.csv"
+    names = {"correct": ("Ada", "Lovelace"), "blank": ("Alan", "Turing"), "wrong": ("Grace", "Hopper")}
+    roster.write_text("id,first name,last name,email\n" + "".join(
+        f"{students[k]},{first},{last},{students[k]}@example.org\n" for k, (first, last) in names.items()))
+    classroom(class_dir, "roster", "import", str(roster))
+    listing = as_user(settings, instructor, "nbgrader", "db", "student", "list")
+    for k, (first, last) in names.items():
+        assert f"{students[k]} ({last}, {first})" in listing
+
+    r = classroom(class_dir, "check", check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "TEST-ONLY" in r.stderr
+
+    stage("roster imported")
+    # Release lesson 3's homework with a deadline a day ahead.
+    due = datetime.now(UTC) + timedelta(days=1)
+    as_user(settings, instructor, "nbgrader", "db", "assignment", "add", ASSIGNMENT,
+            f"--duedate={due.isoformat()}")
+    as_user(settings, instructor, "nbgrader", "generate_assignment", ASSIGNMENT)
+    as_user(settings, instructor, "nbgrader", "release_assignment", ASSIGNMENT)
+
+    stage("released")
+    # The hub, as root, on loopback.
+    log = (tmp_path / "hub.log").open("w")
+    env = dict(os.environ, PATH=f"{settings.env_bin}:{os.environ.get('PATH', '')}")
+    hub = subprocess.Popen([str(settings.env_bin / "jupyterhub"), "-f", str(settings.hub_config)],
+                           cwd=class_dir, stdout=log, stderr=subprocess.STDOUT, env=env,
+                           start_new_session=True)
+    machine.procs.append(hub)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        wait_http(f"{base}/hub/health", 120)
+    except AssertionError:
+        log.flush()
+        raise AssertionError((tmp_path / "hub.log").read_text()[-4000:]) from None
+
+    stage("hub up")
+    lesson = nbformat.read(LESSON, as_version=4)
+    auto = graded_cells(lesson, "code")
+    auto_total = sum(auto.values())
+    manual_total = sum(graded_cells(lesson, "markdown").values())
+    assert auto_total > 0 and "ex2-check" in auto
+    fetched = {k: homes[s] / ASSIGNMENT / LESSON.name for k, s in students.items()}
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
+        try:
+            hubui = Hub(browser, base)
+            login_page = browser.new_page()
+            login_page.goto(f"{base}/hub/login")
+            shot(login_page, "01-login")
+            login_page.close()
+            # Everyone logs in first: the hub starts the four servers side by side.
+            pages = {k: hubui.login(s) for k, s in students.items()}
+            teacher = hubui.login(instructor)
+
+            # Students: the menus, then fetch and submit from the Assignments panel.
+            for k in ("correct", "blank"):
+                page = pages[k]
+                hubui.wait_lab(page)
+                items = hubui.menu_items(page)
+                assert "Assignment List" in items and "Formgrader" not in items, items
+                assert "Create assignment" not in items and "Course List" not in items, items
+                hubui.open_assignments(page)
+                page.wait_for_selector(f"#released_assignments_list :text('{ASSIGNMENT}')",
+                                       timeout=TIMEOUT_MS)
+                if k == "correct":
+                    shot(page, "02-student-assignments-released")
+                page.click("#released_assignments_list button:text-is('Fetch')")
+                page.wait_for_selector("#fetched_assignments_list button:text-is('Submit')",
+                                       timeout=TIMEOUT_MS)
+                assert fetched[k].is_file(), f"fetch did not write {fetched[k]}"
+                answer(fetched[k], students[k], k)
+                page.click("#fetched_assignments_list button:text-is('Submit')")
+                page.wait_for_selector(f"#submitted_assignments_list :text('{ASSIGNMENT}')",
+                                       timeout=TIMEOUT_MS)
+                if k == "correct":
+                    shot(page, "03-student-submitted")
+
+            stage("two students submitted")
+            # The deadline passes; the third student submits late.
+            now = datetime.now(UTC)
+            as_user(settings, instructor, "nbgrader", "db", "assignment", "add", ASSIGNMENT,
+                    f"--duedate={now.isoformat()}")
+            time.sleep(2)
+            page = pages["wrong"]
+            hubui.wait_lab(page)
+            hubui.open_assignments(page)
+            page.wait_for_selector(f"#released_assignments_list :text('{ASSIGNMENT}')", timeout=TIMEOUT_MS)
+            page.click("#released_assignments_list button:text-is('Fetch')")
+            page.wait_for_selector("#fetched_assignments_list button:text-is('Submit')", timeout=TIMEOUT_MS)
+            answer(fetched["wrong"], students["wrong"], "wrong")
+            page.click("#fetched_assignments_list button:text-is('Submit')")
+            page.wait_for_selector(f"#submitted_assignments_list :text('{ASSIGNMENT}')", timeout=TIMEOUT_MS)
+
+            stage("late student submitted")
+            # A student's server has no formgrader at all (not only no menu).
+            resp = pages["blank"].goto(f"{base}/user/{students['blank']}/formgrader")
+            assert resp is not None and resp.status == 404, resp and resp.status
+
+            # Instructor: collect and autograde, then the formgrader in its own tab.
+            hubui.wait_lab(teacher)
+            items = hubui.menu_items(teacher)
+            assert "Formgrader" in items and "Assignment List" in items, items
+            as_user(settings, instructor, "nbgrader", "collect", ASSIGNMENT)
+            graded_log = as_user(settings, instructor, "nbgrader", "autograde", ASSIGNMENT)
+            assert "Attribute 'checksum' for cell ex2-check has changed" in graded_log, graded_log[-3000:]
+            stage("autograded")
+            teacher.goto(f"{base}/user/{instructor}/formgrader/manage_assignments", timeout=TIMEOUT_MS)
+            teacher.wait_for_selector(f"text={ASSIGNMENT}", timeout=TIMEOUT_MS)
+            teacher.wait_for_timeout(1500)
+            shot(teacher, "04-formgrader-assignments")
+            teacher.goto(f"{base}/user/{instructor}/formgrader/gradebook/{ASSIGNMENT}/{LESSON.stem}",
+                         timeout=TIMEOUT_MS)
+            # The formgrader hides names by default: three anonymous submissions, with the
+            # code scores expected from the lesson's points (full, none, all but ex2).
+            teacher.wait_for_selector("text=Submission #3", timeout=TIMEOUT_MS)
+            teacher.wait_for_timeout(1500)
+            table = teacher.inner_text("body")
+            for score in (auto_total, 0.0, auto_total - auto["ex2-check"]):
+                assert f"{score:g} / {auto_total:g}" in table, table
+            shot(teacher, "05-formgrader-submissions")
+
+            stage("formgrader seen")
+            # Feedback: generated, released, fetched (one student in the browser).
+            as_user(settings, instructor, "nbgrader", "generate_feedback", ASSIGNMENT)
+            as_user(settings, instructor, "nbgrader", "release_feedback", ASSIGNMENT)
+            page = pages["correct"]
+            page.click("#refresh_assignments_list")
+            page.click("#submitted_assignments_list button:text-is('Fetch Feedback')", timeout=TIMEOUT_MS)
+            page.wait_for_selector("#submitted_assignments_list :text('(view feedback)')", timeout=TIMEOUT_MS)
+            shot(page, "06-student-feedback")
+            for k in ("blank", "wrong"):
+                as_user(settings, students[k], "nbgrader", "fetch_feedback", ASSIGNMENT)
+        except Exception:
+            for name, p in [*locals().get("pages", {}).items(), ("teacher", locals().get("teacher"))]:
+                if p is not None:
+                    shot(p, f"failed-{name}")
+            raise
+        finally:
+            browser.close()
+
+    for s in students.values():
+        reports = list((homes[s] / ASSIGNMENT / "feedback").glob(f"*/{LESSON.stem}.html"))
+        assert len(reports) == 1, f"{s}: feedback {reports}"
+
+    stage("feedback fetched")
+    # Exports: nbgrader's own, then Canvas and Moodle.
+    as_user(settings, instructor, "nbgrader", "export", "--to", "grades.csv")
+    with (settings.course_root / "grades.csv").open() as f:
+        exported = {row["student_id"]: row for row in csv.DictReader(f)}
+    canvas, moodle = tmp_path / "canvas.csv", tmp_path / "moodle.csv"
+    classroom(class_dir, "export-grades", "--format", "canvas", "--out", str(canvas))
+    classroom(class_dir, "export-grades", "--format", "moodle", "--out", str(moodle))
+    edited = classroom(class_dir, "edited-checks", ASSIGNMENT).stdout
+
+    # Scores, from the gradebook, against the lesson's own points.
+    from nbgrader.api import Gradebook
+
+    expected = {"correct": auto_total, "blank": 0.0, "wrong": auto_total - auto["ex2-check"]}
+    with Gradebook(settings.gradebook_url) as gb:
+        for k, s in students.items():
+            sub = gb.find_submission(ASSIGNMENT, s)
+            assert sub.code_score == expected[k], f"{k}: {sub.code_score} != {expected[k]}"
+            assert sub.max_code_score == auto_total and sub.max_written_score == manual_total
+            late = sub.total_seconds_late
+            assert (late > 0) == (k == "wrong"), f"{k}: {late} s late"
+        cell = gb.find_grade("ex2-check", LESSON.stem, ASSIGNMENT, students["wrong"])
+        assert cell.score == 0
+    for k, s in students.items():
+        assert float(exported[s]["raw_score"]) == expected[k], exported[s]
+    assert edited.strip() == (
+        f"{students['wrong']}: {LESSON.stem}: check cell ex2-check was edited (autograde ran the original)"
+    )
+
+    with canvas.open() as f:
+        rows = list(csv.reader(f))
+    header, possible, body = rows[0], rows[1], {r[2]: r for r in rows[2:]}
+    assert header[:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    total = header.index(f"{ASSIGNMENT} total")
+    ex2 = header.index(f"{ASSIGNMENT} ex2-check")
+    assert possible[0] == "Points Possible" and float(possible[total]) == auto_total + manual_total
+    assert float(possible[ex2]) == auto["ex2-check"]
+    in_order = [c.metadata["nbgrader"]["grade_id"] for c in lesson.cells
+                if c.metadata.get("nbgrader", {}).get("grade")]
+    assert header[5:total] == [f"{ASSIGNMENT} {g}" for g in in_order]
+    for k, s in students.items():
+        assert float(body[s][total]) == expected[k]
+        assert body[s][0] == f"{names[k][1]}, {names[k][0]}" and body[s][3] == f"{s}@example.org"
+    assert float(body[students["wrong"]][ex2]) == 0
+    assert float(body[students["correct"]][ex2]) == auto["ex2-check"]
+    with moodle.open() as f:
+        mrows = {r["ID number"]: r for r in csv.DictReader(f)}
+    for k, s in students.items():
+        assert float(mrows[s][f"{ASSIGNMENT} total"]) == expected[k]
+        assert mrows[s]["Email address"] == f"{s}@example.org"
+
+    (OUTPUT / "timing.txt").write_text(f"class end to end: {time.monotonic() - started:.0f} s\n")
+    print(f"\nclass end to end: {time.monotonic() - started:.0f} s (screenshots in {OUTPUT})")
