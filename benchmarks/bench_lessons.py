@@ -75,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         r = run_lesson(path)
         verdict = "ok" if r["cpu"] <= BUDGET_CPU_S else "OVER"
         over += verdict == "OVER"
-        print(f"{path.name:<34} {r['startup']:11.1f} {r['cpu']:7.1f} {r['wall']:7.1f} {verdict:>7}", flush=True)
+        row = f"{path.name:<34} {r['startup']:11.1f} {r['cpu']:7.1f} {r['wall']:7.1f}"
+        print(f"{row} {verdict:>7}", flush=True)
         for cpu, wall, index, first in sorted(r["cells"], reverse=True)[: args.cells]:
             print(f"    cell {index:3d}: {cpu:5.1f} CPU-s {wall:5.1f} s  {first}", flush=True)
     print(f"budget: {BUDGET_CPU_S:.0f} CPU-s per lesson (kernel start-up included); "

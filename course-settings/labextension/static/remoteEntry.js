@@ -17,13 +17,15 @@
     "display: block; flex: 0 0 auto; align-self: stretch;" +
     "font: normal 400 var(--jp-content-font-size1, 14px)/1.4 var(--jp-ui-font-family, sans-serif);" +
     "color: var(--jp-ui-font-color1, #333); padding: 4px 0;";
-  var WIDGET_VIEW = '[data-mime-type="application/vnd.jupyter.widget-view+json"]';
+  // The widget manager's renderer is the output node itself (a Lumino panel); it gets the
+  // class jupyter-widgets and only a text when it cannot show the model.
+  var FAILED_VIEW = ".jp-OutputArea-output.lm-Panel.jupyter-widgets:not(:has(*))";
   var CSS = [
     "/* perceptron-course-settings */",
     ".perclib-controls.jupyter-widgets-disconnected::before {" + NOTE + "}",
     ".perclib-controls .jupyter-widgets-disconnected::before { content: none; display: none; }",
-    ".jupyter-widgets" + WIDGET_VIEW + ":not(:has(*)) { font-size: 0; }",
-    ".jupyter-widgets" + WIDGET_VIEW + ":not(:has(*))::before {" + NOTE + "}",
+    FAILED_VIEW + " { font-size: 0; }",
+    FAILED_VIEW + "::before {" + NOTE + "}",
   ].join("\n");
 
   function style() {
