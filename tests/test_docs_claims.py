@@ -59,8 +59,14 @@ def test_missing_extra_is_one_line_with_the_install_command(tool, blocked, extra
         assert name in lines[0]
 
 
-def test_roles_check_says_all_is_well_in_one_line():
-    result = _run("-m", "coursetools.roles", "--check")
+def test_roles_check_says_all_is_well_in_one_line(tmp_path):
+    import nbformat
+
+    lesson = tmp_path / "01_up_to_date.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Lesson 1"), nbformat.v4.new_code_cell("x = 1"),
+    ]), lesson)
+    result = _run("-m", "coursetools.roles", "--check", str(lesson))
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().count("\n") == 0 and "up to date" in result.stdout, result.stdout
 
