@@ -108,3 +108,35 @@ def generator_parser(
     )
     parser.add_argument("--force", action="store_true", help="replace existing outputs")
     return parser
+
+
+#: The extra (``pip install -e ".[extra]"``) that provides each tool's dependencies.
+EXTRAS = {"site": "site", "handouts": "instructor", "homework": "instructor"}
+
+
+def missing_modules(modules: Sequence[str]) -> list[str]:
+    """The modules of ``modules`` that cannot be imported here."""
+    import importlib
+
+    missing = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
+def require(tool: str, modules: Sequence[str]) -> None:
+    """Exit with one line naming the extra to install if ``tool`` lacks a dependency.
+
+    Called by ``python -m coursetools.TOOL`` before its imports, so that a missing
+    package gives the exact install command instead of a traceback.
+    """
+    missing = missing_modules(modules)
+    if missing:
+        extra = EXTRAS[tool]
+        raise SystemExit(
+            f"error: python -m coursetools.{tool} needs {', '.join(missing)} (not installed); "
+            f'from the repository folder run: {sys.executable} -m pip install -e ".[{extra}]"'
+        )

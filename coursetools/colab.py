@@ -2,7 +2,8 @@
 
 Colab opens a lesson straight from GitHub, without the repository and without
 ``perclib``. Every lesson therefore starts with one code cell that, on Colab and only
-there, installs the course package from the repository, without its dependencies:
+there, installs the course package from the repository, without its dependencies (its
+code is collapsed in JupyterLab and Notebook 7, and the site and the handouts leave it out):
 Colab already has NumPy, SciPy, SymPy, Matplotlib, IPython and ipywidgets, and
 replacing its IPython would break its kernel (``.ci/colab.sh`` runs every lesson on
 Colab's versions). Anywhere else the cell does nothing.
@@ -46,6 +47,30 @@ if "google.colab" in sys.modules:
 MARKER = COLAB_CELL.splitlines()[0]
 
 
+def is_colab_cell(cell) -> bool:
+    """True for the Colab install cell (a code cell starting with its first line)."""
+    source = cell.get("source", "")
+    source = "".join(source) if isinstance(source, list) else source
+    return cell.get("cell_type") == "code" and source.startswith(MARKER)
+
+
+def without_colab_cell(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy of ``nb`` without the Colab cell: the site and the handouts leave it out
+    (the site's Colab button and the README say how to open a lesson on Colab)."""
+    out = nbformat.from_dict(nb)
+    out.cells = [cell for cell in out.cells if not is_colab_cell(cell)]
+    return out
+
+
+def _collapsed(cell: nbformat.NotebookNode) -> bool:
+    """Collapse the cell's code in JupyterLab and Notebook 7; True if that changed it."""
+    jupyter = cell.metadata.setdefault("jupyter", nbformat.NotebookNode())
+    if jupyter.get("source_hidden") is True:
+        return False
+    jupyter["source_hidden"] = True
+    return True
+
+
 def colab_url(notebook: str | Path) -> str:
     """The address that opens a lesson of the repository in Colab."""
     name = Path(notebook).name
@@ -57,8 +82,9 @@ def with_colab_cell(nb: nbformat.NotebookNode) -> bool:
     code = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"]
     if code and nb.cells[code[0]].source.startswith(MARKER):
         cell = nb.cells[code[0]]
+        changed = _collapsed(cell)
         if cell.source == COLAB_CELL:
-            return False
+            return changed
         cell.source = COLAB_CELL
         return True
     stale = [i for i in code if nb.cells[i].source.startswith(MARKER)]
@@ -66,6 +92,7 @@ def with_colab_cell(nb: nbformat.NotebookNode) -> bool:
         del nb.cells[i]
     cell = nbformat.v4.new_code_cell(COLAB_CELL)
     cell.id = "colab-install"  # stable, so re-inserting changes nothing
+    _collapsed(cell)  # the first thing a reader sees is the lesson, not the install
     position = code[0] if code else len(nb.cells)
     nb.cells.insert(position, cell)
     return True

@@ -42,6 +42,11 @@ Usage::
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # one line naming the extra to install, not a traceback
+    from coursetools._common import require
+
+    require("handouts", ("jinja2", "nbconvert", "nbgrader"))
+
 import copy
 import html as html_lib
 import os
@@ -66,6 +71,7 @@ from coursetools._common import (
     repo_root,
     run_cli,
 )
+from coursetools.colab import without_colab_cell
 from coursetools.roles import cell_role
 
 LICENCE = "Code MIT · text and figures CC BY 4.0"
@@ -320,7 +326,7 @@ def handout_notebook(nb, *, with_solutions: bool = False):
     The student handout has no solution, no exercise check and no written answer;
     the instructor copy (``with_solutions``) has the solutions and worked answers.
     """
-    nb = static_outputs(nb)
+    nb = static_outputs(without_colab_cell(nb))  # no install cell on paper
     if not with_solutions:
         nb, _ = ClearSolutions(
             code_stub={"python": "# YOUR CODE HERE\nraise NotImplementedError()"},

@@ -37,6 +37,11 @@ Usage::
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # one line naming the extra to install, not a traceback
+    from coursetools._common import require
+
+    require("homework", ("nbconvert", "nbgrader"))
+
 import copy
 import time
 from dataclasses import dataclass

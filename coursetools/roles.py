@@ -37,6 +37,7 @@ from pathlib import Path
 import nbformat
 
 from coursetools._common import lesson_notebooks
+from coursetools.colab import is_colab_cell
 
 #: Author tags and the cell type each belongs on.
 ROLE_CELL_TYPES = {
@@ -303,7 +304,8 @@ def _apply_cell(cell, role: Role, grade_id: str | None) -> list[str]:
         meta["tags"] = new_tags
         changes.append(f"tags {tags} -> {new_tags}")
 
-    hidden = role.name in ("check", "exercise")
+    # The Colab install cell (coursetools.colab) stays collapsed too.
+    hidden = role.name in ("check", "exercise") or is_colab_cell(cell)
     jupyter = meta.get("jupyter", {})
     if hidden and jupyter.get("source_hidden") is not True:
         meta.setdefault("jupyter", nbformat.NotebookNode())["source_hidden"] = True
@@ -401,6 +403,7 @@ def main(argv: list[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 1
+        print(f"roles up to date in {len(plans)} notebook(s)")
         return 0
     for p in pending:
         write_notebook(p.notebook, p.path)

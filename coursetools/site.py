@@ -25,6 +25,11 @@ Usage::
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # one line naming the extra to install, not a traceback
+    from coursetools._common import require
+
+    require("site", ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "nbgrader", "nbconvert"))
+
 import argparse
 import html
 import os
@@ -40,7 +45,7 @@ from pathlib import Path
 import nbformat
 
 from coursetools._common import BRANCH, REPO, CourseToolsError, repo_root, run_cli
-from coursetools.colab import colab_url
+from coursetools.colab import colab_url, without_colab_cell
 from coursetools.handouts import IMAGE_MIMES, find_mathjax, static_outputs
 from coursetools.homework import student_version
 from coursetools.roles import cell_role
@@ -164,6 +169,7 @@ def site_notebook(nb, stem: str):
     The student version with the stored outputs of ordinary cells put back, slider
     cells static with a caption, alt text on every image and no execution counts.
     """
+    nb = without_colab_cell(nb)  # the page's Colab button says how to open it there
     student = student_version(nb, stem)
     shown = static_outputs(nb)
     heading = ""

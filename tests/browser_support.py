@@ -391,8 +391,9 @@ class LessonReport:
     # (figures and status lines are ordinary outputs and must show regardless).
     restore_races: list[str] = field(default_factory=list)
     reopenings: int = 0
-    # Widget cells whose moved figure did not reach the saved file.
-    unsaved_frames: list[int] = field(default_factory=list)
+    # Lines by which moving the sliders and saving changed the stored lesson (save hook).
+    explored_changed_lines: int = 0
+    explored_diff: list[str] = field(default_factory=list)
     # Save, close and reopen.
     dirty_on_open: bool = False
     saved_changed_lines: int = 0
@@ -656,12 +657,22 @@ class LessonPage:
                   .filter(e => e.querySelector('input, select, .noUi-handle, button'));
                 const text = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output'))
                   .map(e => e.innerText).join('\\n');
+                // What the course style shows on a row without a kernel: the sentence
+                // (::before of the row or of a failed view) and no red "disconnected" icon.
+                const before = (e) => getComputedStyle(e, '::before').content;
+                const rows = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output, '
+                                                               + '.jp-OutputArea-output *'));
+                const notes = rows.map(before).filter(c => c.includes('Shift+Enter'));
+                const icons = rows.filter(e => e.classList.contains('jupyter-widgets-disconnected'))
+                  .filter(e => !['none', 'normal'].includes(before(e)) && !before(e).includes('Shift+Enter'));
+                const offline = rows.some(e => e.classList.contains('jupyter-widgets-disconnected'));
                 out.push({{cell: i,
                            figures: outputs.filter(o => plain(o) && o.data['image/png']).length,
                            statuses: outputs.filter(o => plain(o) && o.data['text/html']).length,
                            srcs: shown.map(im => im.getAttribute('src')),
                            statuses_shown: statuses.length,
                            controls: controls.length,
+                           notes: notes.length, icons: icons.length, offline: offline,
                            errors: {json.dumps(list(WIDGET_ERROR_TEXTS))}.filter(t => text.includes(t))}});
               }});
               return out;

@@ -27,6 +27,9 @@ def test_the_first_code_cell_is_the_colab_cell(lesson: Path) -> None:
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert code[0].source == COLAB_CELL, f"run python -m coursetools.colab {lesson.name}"
     assert not code[0].outputs, "outside Colab the cell prints nothing"
+    assert code[0].metadata.get("jupyter", {}).get("source_hidden") is True, (
+        f"the Colab cell is collapsed: run python -m coursetools.colab {lesson.name}"
+    )
     assert sum(c.source.startswith(colab.MARKER) for c in code) == 1
 
 
@@ -79,3 +82,37 @@ def test_check_mode_reports_a_missing_cell(tmp_path: Path) -> None:
     assert colab.main(["--check", str(path)]) == 1
     assert colab.main([str(path)]) == 0
     assert colab.main(["--check", str(path)]) == 0
+
+
+def _lesson_with_colab_cell() -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Lesson 9: a test\n\nText."),
+        nbformat.v4.new_code_cell("x = 1"),
+    ])
+    with_colab_cell(nb)
+    return nb
+
+
+def test_the_colab_cell_is_collapsed_and_stays_collapsed() -> None:
+    from coursetools.roles import apply_roles
+
+    nb = _lesson_with_colab_cell()
+    cell = nb.cells[1]
+    assert cell.source == COLAB_CELL and cell.metadata.jupyter.source_hidden is True
+    apply_roles(nb)  # the role tool must not uncollapse it
+    assert nb.cells[1].metadata.jupyter.source_hidden is True
+    assert not with_colab_cell(nb), "a collapsed, current cell needs no change"
+    del nb.cells[1].metadata["jupyter"]
+    assert with_colab_cell(nb) and nb.cells[1].metadata.jupyter.source_hidden is True
+
+
+def test_the_site_and_the_handouts_leave_the_colab_cell_out() -> None:
+    from coursetools.handouts import handout_notebook
+    from coursetools.site import site_notebook
+
+    nb = _lesson_with_colab_cell()
+    for shown in (site_notebook(nb, "09_test"), handout_notebook(nb)):
+        sources = [c.source for c in shown.cells]
+        assert not any(colab.MARKER in s for s in sources), sources
+        assert any("x = 1" in s for s in sources)
+    assert nb.cells[1].source == COLAB_CELL  # the lesson itself is not changed

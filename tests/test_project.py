@@ -7,6 +7,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,34 @@ def test_docstring_examples_run(module_name: str) -> None:
 def test_lazy_imports_cover_exactly_the_public_api() -> None:
     """Every name in __all__ is importable lazily, and nothing else is."""
     assert set(perclib._LAZY) == set(perclib.__all__)
+
+
+@pytest.mark.parametrize("project", [".", "course-settings"])
+def test_packaging_metadata_has_no_setuptools_deprecation(project: str, tmp_path: Path) -> None:
+    """Our own metadata builds without a setuptools warning in the build log.
+
+    The TOML-table ``license`` (deprecated, unsupported after 2027-02-18) would fail here:
+    the licence is an SPDX expression with its ``license-files`` (PEP 639). The log is
+    read because setuptools handles its warnings itself (``-W error`` does not stop it).
+    """
+    source = tmp_path / "src"
+    shutil.copytree(
+        ROOT / project, source,
+        ignore=shutil.ignore_patterns(".venv*", "build", "*.egg-info", "notebooks", "test-output", ".git"),
+    )
+    code = (
+        "import sys, setuptools.build_meta as b; "
+        "print(b.prepare_metadata_for_build_wheel(sys.argv[1]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-W", "default", "-c", code, str(tmp_path)],
+        cwd=source, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    log = result.stdout + result.stderr
+    warnings = [line for line in log.splitlines() if "SetuptoolsDeprecationWarning" in line
+                or "SetuptoolsWarning" in line or "is deprecated" in line]
+    assert not warnings, "\n".join(warnings) + "\n" + log[-3000:]
+    metadata = (tmp_path / result.stdout.strip().splitlines()[-1] / "METADATA").read_text()
+    assert "License-Expression: MIT" in metadata
+    assert "License-File: LICENSE" in metadata

@@ -242,6 +242,31 @@ class LiveOutput:
         self.shown = True
 
 
+#: What a reader without live widgets sees in place of the controls (GitHub, a fresh clone).
+CONTROL_ROW_TEXT = "Run this cell to move the sliders."
+
+
+class ControlRow(widgets.VBox):
+    """The row of controls: a VBox whose text form reads well where widgets do not run.
+
+    A notebook file stores a widget view with a ``text/plain`` alternative, which
+    ipywidgets takes from ``repr``; a lesson opened where no widget manager runs shows
+    that text instead of ``VBox(children=(FloatSlider(...``. The class
+    ``perclib-controls`` lets the course settings' style find the row (a row without a
+    kernel says in words how to bring the sliders back).
+
+    >>> repr(ControlRow([widgets.IntSlider()]))
+    'Run this cell to move the sliders.'
+    """
+
+    def __init__(self, children: Sequence[widgets.Widget] = (), **kwargs: Any) -> None:
+        super().__init__(list(children), **kwargs)
+        self.add_class("perclib-controls")
+
+    def __repr__(self) -> str:
+        return CONTROL_ROW_TEXT
+
+
 class SliderFigure:
     """A figure driven by named controls, redrawn in place on every change.
 
@@ -327,7 +352,7 @@ class SliderFigure:
             _on_step_grid(control)
             control.observe(self._on_change, names="value")
         #: The only widget: the row of controls.
-        self.widget = widgets.VBox(list(self.controls.values()))
+        self.widget = ControlRow(list(self.controls.values()))
         self.refresh()
 
     @property
