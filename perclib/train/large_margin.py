@@ -91,7 +91,7 @@ class LargeMarginResult:
     w: NDArray[np.float64]
     converged: bool
     iterations: int
-    indices: NDArray[np.int64]
+    indices: NDArray[np.intp]
     coefficients: NDArray[np.float64]
     strengths: NDArray[np.float64]
     w0: NDArray[np.float64]
@@ -105,9 +105,9 @@ class LargeMarginResult:
         return int(self.indices.size)
 
     @property
-    def support(self) -> NDArray[np.int64]:
+    def support(self) -> NDArray[np.intp]:
         """Patterns with a positive embedding strength (for AdaTron: the support patterns)."""
-        return np.flatnonzero(self.strengths > 0).astype(np.int64)
+        return np.flatnonzero(self.strengths > 0).astype(np.intp)
 
     @cached_property
     def weights(self) -> NDArray[np.float64]:
@@ -267,7 +267,7 @@ def margin_perceptron(
     P = X.shape[0]
     w, updates, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, beta)
     epochs = len(updates)
-    indices = np.concatenate(updates).astype(np.int64)
+    indices = np.concatenate(updates).astype(np.intp)
     return LargeMarginResult(
         algorithm="margin_perceptron",
         w=w,
@@ -344,7 +344,7 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
         if _certified(w, float(steps), float(h.min()), tol):
             converged = True
             break
-    indices = np.array(chosen, dtype=np.int64)
+    indices = np.array(chosen, dtype=np.intp)
     return LargeMarginResult(
         algorithm="minover",
         w=np.ldexp(w, e),
@@ -468,7 +468,7 @@ def adatron(
         if _certified(w, float(a.sum()), float(h.min()), tol):
             converged = True
             break
-    indices = np.array(idx, dtype=np.int64)
+    indices = np.array(idx, dtype=np.intp)
     coefficients = np.ldexp(np.array(coef, dtype=np.float64), -2 * e)
     return LargeMarginResult(
         algorithm="adatron",
