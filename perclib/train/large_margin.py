@@ -43,6 +43,7 @@ from perclib._validation import (
     as_labels,
     as_patterns,
     as_positive_float,
+    as_real,
     exponent,
     row_norms,
     unit_scaled,
@@ -177,8 +178,8 @@ def _far_exponent(X: NDArray[np.float64]) -> int:
 def _as_nonnegative_float(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not np.isfinite(value) or value < 0:
+    value = as_real(value, name)
+    if value < 0:
         raise ValueError(f"{name} must be a finite number >= 0, got {value}")
     return value
 
