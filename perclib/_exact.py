@@ -51,9 +51,10 @@ def exact_dot_sign(x: NDArray[np.float64], w: NDArray[np.float64], level: float 
 
     Examples
     --------
-    >>> x = np.array([0.7, 0.7 * 3]); w = np.array([0.7 * 3, -0.7])
-    >>> float(x @ w) != 0.0, exact_dot_sign(x, w)  # rounding says non-zero; it is not
-    (True, 0)
+    >>> exact_dot_sign(np.array([1.0, 1e16, -1e16]), np.ones(3))  # float64 may lose the 1
+    1
+    >>> exact_dot_sign(np.array([0.7, 2.1]), np.array([2.1, -0.7]))  # an exact tie
+    0
     """
     keep = np.flatnonzero((x != 0) & (w != 0))
     mx, ex = _as_ints(np.asarray(x, dtype=np.float64)[keep])
