@@ -36,6 +36,7 @@ from perclib._validation import (
     as_labels,
     as_limit,
     as_patterns,
+    as_real,
     as_rng,
     as_weights,
     norm,
@@ -481,8 +482,8 @@ def dependent_subsets(
 def _as_tol(tol: object) -> float:
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real):
         raise TypeError(f"tol must be a real number, got {type(tol).__name__} {tol!r}")
-    tol = float(tol)
-    if not (np.isfinite(tol) and 0 <= tol < 1):
+    tol = as_real(tol, "tol")
+    if not 0 <= tol < 1:
         raise ValueError(f"tol must be a relative tolerance in [0, 1), got {tol}")
     return tol
 

@@ -202,6 +202,12 @@ def _separability_lp(
     Scaling first makes the verdict independent of the data's units, with a
     threshold too (the appended constant 1 does not scale with the data).
     """
+    if not threshold:
+        # Separability through the origin does not depend on the size of each row,
+        # and the LP scales every row to unit length by itself (safely at any
+        # scale): no global scaling, which would flush rows 1e-400 times smaller
+        # than the largest to zero.
+        return _max_min_lp(y[:, None] * X), 1.0
     Xs, scale = _normalised(X)
     if scale == 0:
         scale = 1.0
@@ -803,7 +809,14 @@ def _solve_max_margin(
         if z0 is None:
             return None
         low = float(np.min(G @ z0))
-        return z0 / low if low > 0 else None
+        if low > 0:
+            return z0 / low
+        # Separable (the LP's separator works on the data), but some pattern is so
+        # much smaller than the largest that its margin vanishes at this scale.
+        raise MarginResolutionError(
+            "the data are separable, but some patterns are so much smaller than the "
+            "largest (by a factor beyond float64's range) that the margin cannot be resolved"
+        )
 
     for c in (10.0, 1000.0) if threshold else (1.0,):
         Gc = G

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_patterns, reject_complex
+from perclib._validation import as_patterns, reject_complex, row_norms
 from perclib.counting import MAX_ENUMERATED, separable_dichotomies
 from perclib.geometry import MarginResolutionError, max_margin
 
@@ -77,6 +77,8 @@ def _as_margin_level(gamma: object) -> float:
     reject_complex(gamma, "gamma", "a real margin level")
     try:
         value = float(gamma)  # type: ignore[arg-type]
+    except OverflowError:
+        raise ValueError("gamma is too large for float64 (beyond 1.8e308)") from None
     except (TypeError, ValueError):
         raise TypeError(f"gamma must be a real number, got {gamma!r}") from None
     if not np.isfinite(value) or value < 0:
@@ -85,7 +87,9 @@ def _as_margin_level(gamma: object) -> float:
 
 
 def _tolerance(X: NDArray[np.float64]) -> float:
-    return RELATIVE_TOLERANCE * max(float(np.max(np.linalg.norm(X, axis=1))), 1.0)
+    # Relative, as documented: a fraction of the data radius at every scale (no floor
+    # of 1, which made it absolute below unit scale), computed without overflow.
+    return RELATIVE_TOLERANCE * float(np.max(row_norms(X)))
 
 
 def margin_dichotomy_count(

@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import ndtr
 
-from perclib._validation import as_count, as_rng, as_weights, unit_scaled
+from perclib._validation import as_count, as_float_array, as_rng, as_weights, unit_scaled
 from perclib.geometry import MarginResolutionError, max_margin
 from perclib.train.perceptron import perceptron
 
@@ -48,12 +48,9 @@ def _one_blas_thread() -> contextlib.AbstractContextManager:
 
 
 def _as_real_array(value: ArrayLike, name: str, minimum: float) -> NDArray[np.float64]:
-    if isinstance(value, str | bytes | bool):
+    if isinstance(value, bool):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"{name} must be a number or an array of numbers: {err}") from None
+    arr = as_float_array(value, name, "a number or an array of numbers")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {value!r}")
     if np.any(arr < minimum):
@@ -176,7 +173,10 @@ def hebb_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:
     0.2856
     """
     a = _as_real_array(alpha, "alpha", 0.0)
-    eps = np.arccos(np.sqrt(2 * a / (2 * a + np.pi))) / np.pi
+    # arccos(R) = arctan(sqrt(1 - R^2) / R) = arctan(sqrt(pi / (2 alpha))): no
+    # cancellation in 1 - R^2 at large alpha (1e17), no overflow of 2 alpha (1e308).
+    with np.errstate(divide="ignore"):
+        eps = np.arctan(np.sqrt(np.pi / 2 / a)) / np.pi
     return float(eps) if eps.ndim == 0 else eps
 
 
@@ -339,7 +339,14 @@ def _max_stability(alpha: float) -> tuple[float, float]:
         )
         return -float(res.fun), math.exp(float(res.x))
 
-    kappa = brentq(lambda k: best(k)[0], 0.0, 10.0, xtol=1e-14, rtol=1e-13)
+    # kappa_max grows like 1 / sqrt(alpha) as alpha -> 0: widen the bracket until the
+    # coefficient changes sign (it is positive at kappa = 0 and falls with kappa).
+    lo, hi = 0.0, 10.0
+    while best(hi)[0] > 0:
+        if hi > 1e8:  # pragma: no cover - alpha is refused far above this point
+            raise ValueError(f"alpha={alpha} is too small: the maximal stability exceeds 1e8")
+        lo, hi = hi, 4 * hi
+    kappa = brentq(lambda k: best(k)[0], lo, hi, xtol=1e-14, rtol=1e-13)
     return kappa, best(kappa)[1]
 
 

@@ -33,7 +33,7 @@ def timed_perceptron(
     for epoch, (perm, done) in enumerate(zip(orders, per_epoch, strict=True)):
         slot = done if perm is None else np.argsort(perm)[done]  # where it was shown
         times.append(epoch * P + slot)
-    return run, np.concatenate(times).astype(np.int64)
+    return run, np.concatenate(times).astype(np.intp)
 
 
 def lifetimes(times: NDArray[np.int64], total: int) -> NDArray[np.int64]:

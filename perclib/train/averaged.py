@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, as_patterns, unit_scaled
+from perclib._exact import exact_margin_signs
+from perclib._validation import as_count, as_patterns
 from perclib.train._timing import lifetimes, timed_perceptron
 from perclib.train.perceptron import PerceptronResult
 from perclib.units import sign
@@ -52,17 +53,18 @@ class AveragedResult:
         Both signs follow the course convention ``sign(0) = -1``.
         """
         Z = as_patterns(Z, "Z")
-        W = self.run.weights
-        if Z.shape[1] != W.shape[1]:
-            raise ValueError(f"Z must have {W.shape[1]} columns, got {Z.shape[1]}")
-        W, Z = unit_scaled(W), unit_scaled(Z)  # signs only: exact rescaling, no overflow
-        keep = np.flatnonzero(self.votes)  # vectors that never survived have no say
+        N = self.run.w0.size
+        if Z.shape[1] != N:
+            raise ValueError(f"Z must have {N} columns, got {Z.shape[1]}")
         counts = self.votes.astype(np.float64)  # float, so the sum of votes runs in BLAS
         total = np.zeros(Z.shape[0])
-        for start in range(0, keep.size, _CHUNK):
-            rows = keep[start : start + _CHUNK]
-            ballots = np.where(W[rows] @ Z.T > 0, 1.0, -1.0)  # sign with sign(0) = -1
-            total += counts[rows] @ ballots
+        ones = np.ones(Z.shape[0])
+        for first, W in self.run._chunks(rows=_CHUNK):  # the trace, never stored whole
+            keep = np.flatnonzero(self.votes[first : first + W.shape[0]])  # no say without survival
+            if keep.size:
+                # sign(w.z) with sign(0) = -1, a tie decided exactly, at any scale
+                ballots = np.where(exact_margin_signs(Z, ones, W[keep]) > 0, 1.0, -1.0)
+                total += counts[first + keep] @ ballots
         return sign(total)
 
     def __repr__(self) -> str:
@@ -112,5 +114,8 @@ def averaged_perceptron(
     epochs = as_count(epochs, "epochs", 1)
     run, times = timed_perceptron(X, y, max_epochs=epochs, order=order, rng=rng)
     votes = lifetimes(times, epochs * run.X.shape[0])
-    w = votes @ run.weights / votes.sum()
+    w = np.zeros(run.w0.size)
+    for first, W in run._chunks(rows=_CHUNK):  # the trace, a chunk at a time
+        w += votes[first : first + W.shape[0]] @ W
+    w /= votes.sum()
     return AveragedResult(w=w, votes=votes, run=run)

@@ -62,7 +62,7 @@ class KernelPerceptronResult:
     alpha: NDArray[np.int64]
     converged: bool
     epochs: int
-    indices: NDArray[np.int64]
+    indices: NDArray[np.intp]
     mistakes_per_epoch: NDArray[np.int64]
     kernel: str | KernelFunction
     params: dict[str, float]
@@ -75,9 +75,9 @@ class KernelPerceptronResult:
         return int(self.indices.size)
 
     @property
-    def support(self) -> NDArray[np.int64]:
+    def support(self) -> NDArray[np.intp]:
         """The patterns the weights are built from (at least one mistake)."""
-        return np.flatnonzero(self.alpha > 0).astype(np.int64)
+        return np.flatnonzero(self.alpha > 0).astype(np.intp)
 
     def decision_function(self, Z: ArrayLike) -> NDArray[np.float64]:
         """``w . phi(z) = sum_mu alpha_mu y_mu k(x_mu, z)`` for every row ``z`` of ``Z``.
@@ -154,7 +154,7 @@ def kernel_perceptron(
     c, per_epoch, converged = _run_epochs(
         G, y, np.zeros(P), 1.0, max_epochs, None, steps=_UnitRows(P), first_block=_FIRST_BLOCK
     )
-    indices = np.concatenate(per_epoch).astype(np.int64)
+    indices = np.concatenate(per_epoch).astype(np.intp)
     return KernelPerceptronResult(
         alpha=np.bincount(indices, minlength=P).astype(np.int64),
         converged=converged,

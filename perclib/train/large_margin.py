@@ -43,6 +43,7 @@ from perclib._validation import (
     as_labels,
     as_patterns,
     as_positive_float,
+    as_real,
     exponent,
     row_norms,
     unit_scaled,
@@ -91,7 +92,7 @@ class LargeMarginResult:
     w: NDArray[np.float64]
     converged: bool
     iterations: int
-    indices: NDArray[np.int64]
+    indices: NDArray[np.intp]
     coefficients: NDArray[np.float64]
     strengths: NDArray[np.float64]
     w0: NDArray[np.float64]
@@ -105,9 +106,9 @@ class LargeMarginResult:
         return int(self.indices.size)
 
     @property
-    def support(self) -> NDArray[np.int64]:
+    def support(self) -> NDArray[np.intp]:
         """Patterns with a positive embedding strength (for AdaTron: the support patterns)."""
-        return np.flatnonzero(self.strengths > 0).astype(np.int64)
+        return np.flatnonzero(self.strengths > 0).astype(np.intp)
 
     @cached_property
     def weights(self) -> NDArray[np.float64]:
@@ -177,8 +178,8 @@ def _far_exponent(X: NDArray[np.float64]) -> int:
 def _as_nonnegative_float(value: object, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not np.isfinite(value) or value < 0:
+    value = as_real(value, name)
+    if value < 0:
         raise ValueError(f"{name} must be a finite number >= 0, got {value}")
     return value
 
@@ -267,7 +268,7 @@ def margin_perceptron(
     P = X.shape[0]
     w, updates, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, beta)
     epochs = len(updates)
-    indices = np.concatenate(updates).astype(np.int64)
+    indices = np.concatenate(updates).astype(np.intp)
     return LargeMarginResult(
         algorithm="margin_perceptron",
         w=w,
@@ -344,7 +345,7 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
         if _certified(w, float(steps), float(h.min()), tol):
             converged = True
             break
-    indices = np.array(chosen, dtype=np.int64)
+    indices = np.array(chosen, dtype=np.intp)
     return LargeMarginResult(
         algorithm="minover",
         w=np.ldexp(w, e),
@@ -468,7 +469,7 @@ def adatron(
         if _certified(w, float(a.sum()), float(h.min()), tol):
             converged = True
             break
-    indices = np.array(idx, dtype=np.int64)
+    indices = np.array(idx, dtype=np.intp)
     coefficients = np.ldexp(np.array(coef, dtype=np.float64), -2 * e)
     return LargeMarginResult(
         algorithm="adatron",

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._validation import as_count, unit_scaled
+from perclib._exact import exact_margin_signs
+from perclib._validation import as_count
 from perclib.train._timing import lifetimes, timed_perceptron
 from perclib.train.perceptron import PerceptronResult
 
@@ -70,14 +71,23 @@ class PocketResult:
 def _training_errors(
     W: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64]
 ) -> NDArray[np.int64]:
-    """Mistakes ``y (w.x) <= 0`` of each row ``w`` of ``W`` on the training set."""
-    # Signs only: exact power-of-two rescaling keeps w.x finite for data of any size.
-    W, X = unit_scaled(W), unit_scaled(X)
+    """Mistakes ``y (w.x) <= 0`` of each row ``w`` of ``W`` on the training set.
+
+    Decided exactly (a pattern on the hyperplane is a mistake however the dot
+    product rounds), and safely at any scale: see :func:`perclib._exact.exact_margin_signs`.
+    """
     out = np.empty(W.shape[0], dtype=np.int64)
     for start in range(0, W.shape[0], _CHUNK):
         block = W[start : start + _CHUNK]
-        out[start : start + _CHUNK] = np.count_nonzero((block @ X.T) * y <= 0, axis=1)
+        out[start : start + _CHUNK] = np.count_nonzero(exact_margin_signs(X, y, block) <= 0, axis=1)
     return out
+
+
+def _trace_errors(run: PerceptronResult) -> NDArray[np.int64]:
+    """:func:`_training_errors` of every weight vector of the run, a chunk at a time."""
+    return np.concatenate(
+        [_training_errors(W, run.X, run.y) for _, W in run._chunks(rows=_CHUNK)]
+    )
 
 
 def _gallant_ratchet(runs: NDArray[np.int64], errors: NDArray[np.int64]) -> int:
@@ -153,10 +163,9 @@ def pocket(
         raise ValueError("best_seen=True is a ratchet; it cannot be combined with ratchet=False")
     max_epochs = as_count(max_epochs, "max_epochs", 1)
     run, times = timed_perceptron(X, y, max_epochs=max_epochs, order="random", rng=rng)
-    W = run.weights
-    trace_errors = _training_errors(W, run.X, run.y)
+    trace_errors = _trace_errors(run)
     if run.converged:
-        k = W.shape[0] - 1  # the final weights make no error and would be kept forever
+        k = trace_errors.size - 1  # the final weights make no error and would be kept forever
     elif best_seen:
         k = int(np.argmin(trace_errors))  # the first of the best
     else:
@@ -169,5 +178,5 @@ def pocket(
         else:
             k = int(np.argmax(runs))  # a longer run replaces the pocket, a tie does not
     return PocketResult(
-        w=W[k].copy(), errors=int(trace_errors[k]), index=k, trace_errors=trace_errors, run=run
+        w=run.trace(k, k + 1)[0], errors=int(trace_errors[k]), index=k, trace_errors=trace_errors, run=run
     )

@@ -228,6 +228,10 @@ def _fraction_text(value: Fraction) -> str:
     return f"{float(value):.6g}"
 
 
+#: Largest N the capacity-curve sliders offer (each redraw then stays under a second).
+MAX_SLIDER_N = 2000
+
+
 def build_capacity_curve(N_max: int = 100, P_max: int = 400) -> SliderFigure:
     """The fraction of separable dichotomies ``C(P, N) / 2**P`` against ``alpha = P / N``.
 
@@ -244,6 +248,12 @@ def build_capacity_curve(N_max: int = 100, P_max: int = 400) -> SliderFigure:
     """
     N_max = as_count(N_max, "N_max", minimum=1)
     P_max = as_count(P_max, "P_max", minimum=1)
+    # Refuse, before drawing, sliders whose far end the redraw could not follow (the
+    # curve for N costs about N**2 bit operations: 0.3 s at N = 2000).
+    if N_max > MAX_SLIDER_N:
+        raise ValueError(f"N_max must be at most {MAX_SLIDER_N} (a redraw would take too long), got {N_max}")
+    if P_max > 4 * MAX_SLIDER_N:
+        raise ValueError(f"P_max must be at most {4 * MAX_SLIDER_N} (a redraw is too slow), got {P_max}")
     fig, (ax,) = new_figure(width=5.6, height=3.6)
     for N_ref, style in ((5, ":"), (500, "--")):
         alpha, f = capacity_curve(N_ref, 4 * N_ref)
