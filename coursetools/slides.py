@@ -219,6 +219,42 @@ def ideas(text: str) -> list[str]:
     return found
 
 
+def first_sentence(text: str, limit: int = 25) -> str | None:
+    """The first sentence of a text's first paragraph, if it is short enough.
+
+    >>> first_sentence("In 1969 a book stalled the field. Then more.")
+    'In 1969 a book stalled the field.'
+    """
+    for block in _paragraphs(_DETAILS.sub("", text)):
+        if block.lstrip().startswith(("<", "$$", "|", "!")):
+            continue
+        plain = " ".join(block.split())
+        plain = re.sub(r"^(?:[*-]|\d+\.)\s+", "", plain)
+        plain = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", plain)
+        match = re.match(r"(.+?[.!?])(?:\s|$)", plain)
+        sentence = match.group(1) if match else plain
+        return sentence if _words(sentence) <= limit else None
+    return None
+
+
+def summary_points(text: str) -> list[str]:
+    """The first sentence of each bullet of a summary (cut at a colon if long).
+
+    >>> summary_points("* The run depends on the order. It ends.\\n* A b: c d e f g h i j k l m n o p.")
+    ['The run depends on the order.', 'A b']
+    """
+    points = []
+    for block in _paragraphs(text):
+        if not re.match(r"^\s*(?:[*-]|\d+\.)\s+", block):
+            continue
+        sentence = first_sentence(block, limit=1000) or ""
+        if _words(sentence) > 14:
+            sentence = re.split(r"[:;]\s", sentence, maxsplit=1)[0]
+        if 2 <= _words(sentence) <= 14:
+            points.append(sentence)
+    return points
+
+
 @dataclass
 class Slide:
     """One reveal.js section."""
@@ -352,7 +388,11 @@ def lesson_slides(nb) -> list[Slide]:
                     slides.append(Slide(title, first=True))
                 slide = slides[-1]
                 if not slide.first:
-                    slide.items += ideas(body)
+                    found = summary_points(body) if section.lower() == "summary" else ideas(body)
+                    if not found and not slide.items and heading:
+                        lead = first_sentence(body)
+                        found = [lead] if lead else []
+                    slide.items += found
                 if body.strip():
                     slide.notes.append(body)
             continue
@@ -378,14 +418,14 @@ def lesson_slides(nb) -> list[Slide]:
 
 # --------------------------------------------------------------------------- HTML
 _CSS = """\
-.reveal { font-size: 30px; }
+.reveal { font-size: 34px; }
 .reveal h1 { font-size: 56px; text-transform: none; }
-.reveal h2 { font-size: 42px; margin-bottom: 0.4em; text-transform: none; }
+.reveal h2 { font-size: 46px; margin-bottom: 0.4em; text-transform: none; }
 /* MathJax measures the font of what it typesets: show every slide until it is done. */
 html.typesetting .reveal .slides section { display: block !important; position: static !important; }
 .reveal ul.ideas { margin: 0; } .reveal ul.ideas li { margin: 0.35em 0; }
-.reveal ul.checks { list-style: none; margin: 0.6em 0 0; font-size: 26px; color: #1a6e32; }
-.reveal .formula { font-size: 30px; margin: 0.3em 0; }
+.reveal ul.checks { list-style: none; margin: 0.6em 0 0; font-size: 28px; color: #1a6e32; }
+.reveal .formula { font-size: 34px; margin: 0.3em 0; }
 .reveal section img.figure { display: block; margin: 0 auto; height: 540px; max-width: 100%;
   object-fit: contain; border: 0; box-shadow: none; }
 .reveal .caption { font-size: 24px; color: #444; text-align: center; margin-top: 0.3em; }
