@@ -1,0 +1,663 @@
+"""Lecture slides from the lessons: ``python -m coursetools.slides``.
+
+One reveal.js deck per lesson, built from the lessons' stored outputs with no kernel and
+no network: reveal.js (from the ``sphinx-revealjs`` package) and MathJax are copied into
+the deck's own folder, and each deck is also printed to PDF, one slide per page.
+
+The deck follows Jupyter's own slide metadata (``metadata.slideshow.slide_type``), so the
+same cells also play live in JupyterLab with RISE. ``--metadata`` writes that metadata
+from the cells' roles (:func:`slide_type`), ``--check-metadata`` only checks it:
+
+* a markdown cell that opens with a heading starts a ``slide`` (``###``: a ``subslide``);
+* other markdown is ``notes``;
+* a code cell with a figure (a lesson figure or a slider's stored frame) is a
+  ``subslide`` of its own;
+* a check cell is a ``fragment``: its ``✓`` line appears on the slide;
+* everything else (code, the Colab cell, exercises and their checks, written answers,
+  and every cell from the "Exercises" heading on) is ``skip``.
+
+A slide carries the idea, large: the heading, the lesson's display formulas and the bold
+lead of each paragraph ("**The order matters for the run.**"). The cell's whole text
+becomes the slide's speaker notes, so a lesson needs no slide-only cells: to put an idea
+on a slide, write it as a bold lead. A slide holds at most :data:`WORD_BUDGET` words;
+more continues on a slide below it.
+
+Usage::
+
+    python -m coursetools.slides                  # every lesson -> slides/NN_name/
+    python -m coursetools.slides --lesson 5 --out DIR
+    python -m coursetools.slides --metadata       # write the slide metadata of the lessons
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import html
+import json
+import re
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from coursetools._common import CourseToolsError, lesson_notebooks, repo_root, run_cli
+
+DEFAULT_OUT = "slides"
+#: Most words of text on one slide (a display formula counts as five).
+WORD_BUDGET = 45
+#: ✓ lines shown on one slide; the rest go to its notes.
+MAX_CHECKS = 2
+#: Words of a slider's status line shown under its figure.
+CAPTION_WORDS = 20
+FORMULA_WORDS = 5
+#: Paragraph leads that name a kind of statement, not its content ("**Proof.**").
+GENERIC_LEADS = {"theorem", "proof", "goals", "lemma", "definition", "example", "claim",
+                 "things to try", "corollary", "note", "remark", "answer"}
+STOP_HEADINGS = re.compile(r"^(exercises|references)\b", re.I)
+SLIDE_TYPES = ("slide", "subslide", "fragment", "notes", "skip", "-")
+SKIPPED_ROLES = ("exercise", "exercise-check", "written")
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$", re.M)
+_DISPLAY_MATH = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)\$")
+_BOLD_LEAD = re.compile(r"^\s*(?:[*-]\s+|\d+\.\s+)?\*\*(.+?)\*\*", re.S)
+_DETAILS = re.compile(r"<details>.*?</details>", re.S)
+IMAGE_MIMES = ("image/png", "image/jpeg", "image/svg+xml")
+
+
+# --------------------------------------------------------------------------- metadata
+def _role(cell) -> str:
+    from coursetools.roles import cell_role
+
+    try:
+        return cell_role(cell).name
+    except ValueError:
+        return "lesson"
+
+
+def _is_colab_cell(cell) -> bool:
+    return cell.cell_type == "code" and "google.colab" in cell.source or "coursetools.colab" in cell.source
+
+
+def _has_figure(cell) -> bool:
+    return any(m in out.get("data", {}) for out in cell.get("outputs", []) for m in IMAGE_MIMES)
+
+
+def slide_type(cell, *, after_exercises: bool) -> str:
+    """The slide type a cell gets from its role (see the module docstring).
+
+    >>> from nbformat import v4
+    >>> slide_type(v4.new_markdown_cell("## 1. The algorithm"), after_exercises=False)
+    'slide'
+    >>> slide_type(v4.new_markdown_cell("Prose."), after_exercises=False)
+    'notes'
+    """
+    if after_exercises:
+        return "skip"
+    role = _role(cell)
+    if role in SKIPPED_ROLES or cell.metadata.get("nbgrader", {}).get("solution"):
+        return "skip"
+    if cell.cell_type == "markdown":
+        first = cell.source.lstrip().split("\n", 1)[0]
+        match = _HEADING.match(first)
+        if match:
+            return "subslide" if len(match.group(1)) >= 3 else "slide"
+        return "notes"
+    if _is_colab_cell(cell):
+        return "skip"
+    if role == "check":
+        return "fragment"
+    if _has_figure(cell):
+        return "subslide"
+    return "skip"
+
+
+def slide_types(nb) -> list[str]:
+    """The slide type of every cell of a lesson, in order."""
+    types, stopped = [], False
+    for cell in nb.cells:
+        if cell.cell_type == "markdown" and any(
+            STOP_HEADINGS.match(h) for _, h in _HEADING.findall(cell.source)
+        ):
+            # A cell holding "## Summary" and then "## Exercises" still opens the summary.
+            first = _HEADING.match(cell.source.lstrip().split("\n", 1)[0])
+            if first and STOP_HEADINGS.match(first.group(2)) or stopped:
+                stopped = True
+                types.append("skip")
+                continue
+            types.append(slide_type(cell, after_exercises=False))
+            stopped = True
+            continue
+        types.append(slide_type(cell, after_exercises=stopped))
+    return types
+
+
+def apply_metadata(nb) -> int:
+    """Write ``slideshow.slide_type`` into every cell; return how many changed."""
+    changed = 0
+    for cell, kind in zip(nb.cells, slide_types(nb), strict=True):
+        if cell.metadata.get("slideshow", {}).get("slide_type") != kind:
+            cell.metadata["slideshow"] = {"slide_type": kind}
+            changed += 1
+    return changed
+
+
+# --------------------------------------------------------------------------- content
+def _protect_math(text: str) -> tuple[str, list[str]]:
+    """Replace maths by placeholders so Markdown leaves it alone."""
+    kept: list[str] = []
+
+    def hold(m: re.Match, display: bool) -> str:
+        tex = html.escape(m.group(1).strip(), quote=False)
+        kept.append(f"\\[{tex}\\]" if display else f"\\({tex}\\)")
+        return f"@@MATH{len(kept) - 1}@@"
+
+    text = _DISPLAY_MATH.sub(lambda m: hold(m, True), text)
+    text = _INLINE_MATH.sub(lambda m: hold(m, False), text)
+    return text, kept
+
+
+def markdown_html(text: str) -> str:
+    """Markdown to HTML with ``$...$`` / ``$$...$$`` kept for MathJax.
+
+    >>> markdown_html("**Bold** and $x^2$")
+    '<p><strong>Bold</strong> and \\\\(x^2\\\\)</p>\\n'
+    """
+    from markdown_it import MarkdownIt
+
+    protected, maths = _protect_math(text)
+    rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(protected)
+    return re.sub(r"@@MATH(\d+)@@", lambda m: maths[int(m.group(1))], rendered)
+
+
+def _words(text: str) -> int:
+    plain = _DISPLAY_MATH.sub(" formula " * FORMULA_WORDS, text)
+    plain = _INLINE_MATH.sub(" x ", plain)
+    return len(re.sub(r"[*_`#>]", " ", plain).split())
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Paragraphs and list items of a markdown text (display formulas kept whole)."""
+    blocks, current = [], []
+    for line in text.split("\n"):
+        starts_item = re.match(r"^\s*(?:[*-]|\d+\.)\s+", line)
+        if not line.strip() or (starts_item and current):
+            if current:
+                blocks.append("\n".join(current))
+            current = [line] if line.strip() else []
+        else:
+            current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    return blocks
+
+
+def ideas(text: str) -> list[str]:
+    """What of a markdown text goes on a slide: bold leads and display formulas.
+
+    >>> ideas("**The order matters for the run.** Shuffle it.\\n\\n$$k \\\\le R^2$$")
+    ['The order matters for the run.', '$$k \\\\le R^2$$']
+    >>> ideas("**Theorem.** Let $x$ be...")
+    []
+    """
+    found: list[str] = []
+    formula = None
+    for block in _paragraphs(_DETAILS.sub("", text)):
+        lead = _BOLD_LEAD.match(block)
+        if lead:
+            phrase = " ".join(lead.group(1).split())
+            if phrase.rstrip(".:").lower() not in GENERIC_LEADS and len(phrase.split()) >= 2:
+                found.append(phrase)
+        math = _DISPLAY_MATH.search(block)
+        if formula is None and math:
+            # The first display formula states the result; later ones are its proof.
+            formula = f"$${math.group(1).strip()}$$"
+            found.append(formula)
+    return found
+
+
+def first_sentence(text: str, limit: int = 25) -> str | None:
+    """The first sentence of a text's first paragraph, if it is short enough.
+
+    >>> first_sentence("In 1969 a book stalled the field. Then more.")
+    'In 1969 a book stalled the field.'
+    """
+    for block in _paragraphs(_DETAILS.sub("", text)):
+        if block.lstrip().startswith(("<", "$$", "|", "!")):
+            continue
+        plain = " ".join(block.split())
+        plain = re.sub(r"^(?:[*-]|\d+\.)\s+", "", plain)
+        plain = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", plain)
+        match = re.match(r"(.+?[.!?])(?:\s|$)", plain)
+        sentence = match.group(1) if match else plain
+        return sentence if _words(sentence) <= limit else None
+    return None
+
+
+def summary_points(text: str) -> list[str]:
+    """The first sentence of each bullet of a summary (cut at a colon if long).
+
+    >>> summary_points("* The run depends on the order. It ends.\\n* A b: c d e f g h i j k l m n o p.")
+    ['The run depends on the order.', 'A b']
+    """
+    points = []
+    for block in _paragraphs(text):
+        if not re.match(r"^\s*(?:[*-]|\d+\.)\s+", block):
+            continue
+        sentence = first_sentence(block, limit=1000) or ""
+        if _words(sentence) > 14:
+            sentence = re.split(r"[:;]\s", sentence, maxsplit=1)[0]
+        if 2 <= _words(sentence) <= 14:
+            points.append(sentence)
+    return points
+
+
+@dataclass
+class Slide:
+    """One reveal.js section."""
+
+    title: str
+    items: list[str] = field(default_factory=list)  # markdown: ideas
+    checks: list[str] = field(default_factory=list)  # ✓ lines, shown as fragments
+    figure: tuple[str, str, str] | None = None  # (mime, base64 or svg, alt)
+    caption: str = ""
+    notes: list[str] = field(default_factory=list)  # markdown
+    vertical: bool = False  # a subslide below the previous one
+    first: bool = False  # the lesson's title slide
+
+    def words(self) -> int:
+        return _words(self.title) + sum(_words(t) for t in self.items + self.checks + [self.caption])
+
+
+def _check_lines(cell) -> list[str]:
+    lines = []
+    for out in cell.get("outputs", []):
+        text = out.get("text", "") if out.get("output_type") == "stream" else ""
+        lines += [line.strip() for line in text.splitlines() if line.strip().startswith("✓")]
+    return lines
+
+
+def _figure(cell) -> tuple[tuple[str, str, str] | None, str]:
+    """The cell's first figure (mime, data, alt) and, for a slider cell, its status line."""
+    figure, status = None, ""
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        if figure is None:
+            for mime in IMAGE_MIMES:
+                if mime in data:
+                    alt = " ".join(str(data.get("text/plain", "")).split())
+                    if alt.startswith("<"):
+                        alt = ""
+                    figure = (mime, data[mime], alt)
+                    break
+        elif "text/html" in data and not status:
+            status = re.sub(r"<br\s*/?>", " | ", data["text/html"])
+            status = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", status)).split())
+    return figure, short_caption(status)
+
+
+def short_caption(status: str, words: int = CAPTION_WORDS) -> str:
+    """A slider's status line cut at a ``|`` to at most ``words`` words (the figure speaks).
+
+    >>> short_caption("w = (1, 0): 3 of 4 right | LP: not separable | legend: dots", 12)
+    'w = (1, 0): 3 of 4 right | LP: not separable'
+    """
+    kept: list[str] = []
+    for part in (p.strip() for p in status.split("|")):
+        if part and len(" ".join(kept + [part]).split()) > words:
+            break
+        if part:
+            kept.append(part)
+    return " | ".join(kept) if kept else " ".join(status.split()[:words])
+
+
+def _heading_parts(source: str) -> tuple[str, str]:
+    """(heading text, the rest) of a markdown cell that opens with a heading."""
+    source = source.lstrip()
+    first, _, rest = source.partition("\n")
+    match = _HEADING.match(first)
+    return (match.group(2).strip(), rest) if match else ("", source)
+
+
+def _split_sections(source: str) -> list[tuple[str, str]]:
+    """(heading, body) pieces of a markdown cell with several headings."""
+    pieces = []
+    matches = list(_HEADING.finditer(source))
+    if not matches or matches[0].start() > 0 and source[: matches[0].start()].strip():
+        pieces.append(("", source[: matches[0].start()] if matches else source))
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(source)
+        pieces.append((m.group(2).strip(), source[m.end():end]))
+    return pieces
+
+
+def _fit(slides: list[Slide]) -> list[Slide]:
+    """Keep every slide within the word budget.
+
+    Ideas that do not fit continue on a slide below; ✓ lines that do not fit move to the
+    slide's notes (they are the lesson's evidence, not its idea).
+    """
+    fitted: list[Slide] = []
+    for slide in slides:
+        checks, slide.checks = slide.checks, []
+        if slide.figure is None and slide.words() > WORD_BUDGET:
+            items, slide.items = slide.items, []
+            current = slide
+            for text in items:
+                if current.words() + _words(text) > WORD_BUDGET and current.items:
+                    fitted.append(current)
+                    current = Slide(f"{slide.title} (continued)", vertical=True)
+                current.items.append(text)
+            slide = current
+        for line in checks:
+            if slide.words() + _words(line) <= WORD_BUDGET:
+                slide.checks.append(line)
+            else:
+                slide.notes.append(f"Also checked in the lesson: {line}")
+        fitted.append(slide)
+    return fitted
+
+
+def lesson_slides(nb) -> list[Slide]:
+    """The slides of one lesson (stored outputs, slide metadata; nothing is run)."""
+    from coursetools.handouts import lesson_title, static_outputs
+
+    shown = static_outputs(nb)
+    title = lesson_title(nb, "Lesson")
+    slides: list[Slide] = []
+    section = title
+    for cell in shown.cells:
+        kind = cell.metadata.get("slideshow", {}).get("slide_type")
+        if kind not in SLIDE_TYPES:
+            raise CourseToolsError(f"slide_type {kind!r} is not one of {SLIDE_TYPES} "
+                                   "(run python -m coursetools.slides --metadata)")
+        if kind in ("skip", None):
+            continue
+        if cell.cell_type == "markdown":
+            for heading, body in _split_sections(cell.source):
+                if heading and STOP_HEADINGS.match(heading):
+                    break
+                if heading:
+                    section = re.sub(r"^\d+(\.\d+)*\.?\s+", "", heading)
+                    vertical = heading == "" or cell.source.lstrip().startswith("###")
+                    slides.append(Slide(section, vertical=vertical, first=not slides))
+                elif not slides:
+                    slides.append(Slide(title, first=True))
+                slide = slides[-1]
+                if not slide.first:
+                    found = summary_points(body) if section.lower() == "summary" else ideas(body)
+                    if not found and not slide.items and heading:
+                        lead = first_sentence(body)
+                        found = [lead] if lead else []
+                    slide.items += found
+                if body.strip():
+                    slide.notes.append(body)
+            continue
+        if kind == "fragment":
+            if slides:
+                slide = slides[-1]
+                for line in _check_lines(cell):
+                    if len(slide.checks) < MAX_CHECKS:
+                        slide.checks.append(line)
+                    else:
+                        slide.notes.append(f"Also checked in the lesson: {line}")
+            continue
+        figure, status = _figure(cell)
+        if figure is None:
+            continue
+        last = slides[-1] if slides else None
+        if last is not None and last.figure is None and not last.first and not last.items and not last.checks:
+            last.figure, last.caption = figure, status  # a section that opens with its figure
+        else:
+            slides.append(Slide(section, figure=figure, caption=status, vertical=True))
+    return _fit(slides)
+
+
+# --------------------------------------------------------------------------- HTML
+_CSS = """\
+.reveal { font-size: 34px; }
+.reveal h1 { font-size: 56px; text-transform: none; }
+.reveal h2 { font-size: 46px; margin-bottom: 0.4em; text-transform: none; }
+/* MathJax measures the font of what it typesets: show every slide until it is done. */
+html.typesetting .reveal .slides section { display: block !important; position: static !important; }
+.reveal ul.ideas { margin: 0; } .reveal ul.ideas li { margin: 0.35em 0; }
+.reveal ul.checks { list-style: none; margin: 0.6em 0 0; font-size: 28px; color: #1a6e32; }
+.reveal .formula { font-size: 34px; margin: 0.3em 0; }
+.reveal section img.figure { display: block; margin: 0 auto; height: 540px; max-width: 100%;
+  object-fit: contain; border: 0; box-shadow: none; }
+.reveal .caption { font-size: 24px; color: #444; text-align: center; margin-top: 0.3em; }
+.reveal .subtitle { font-size: 28px; color: #555; }
+.reveal section { text-align: left; }
+.reveal section.title-slide { text-align: center; }
+"""
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en" class="typesetting"><head><meta charset="utf-8">
+<title>{title}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="reveal/dist/reset.css">
+<link rel="stylesheet" href="reveal/dist/reveal.css">
+<link rel="stylesheet" href="reveal/dist/theme/white.css">
+<style>{css}</style>
+<script>
+window.MathJax = {{
+  tex2jax: {{inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]],
+             processEscapes: true}},
+  CommonHTML: {{scale: 100}}, showMathMenu: false, messageStyle: "none",
+  menuSettings: {{zoom: "None"}}
+}};
+</script>
+<script src="mathjax/MathJax.js?config=TeX-AMS_CHTML"></script>
+</head><body>
+<div class="reveal"><div class="slides">
+{sections}
+</div></div>
+<script src="reveal/dist/reveal.js"></script>
+<script src="reveal/plugin/notes/notes.js"></script>
+<script>
+// Typeset first, then lay out: reveal measures the slides once maths has its size.
+function startDeck() {{
+  document.documentElement.classList.remove("typesetting");
+  Reveal.initialize({{
+    width: 1280, height: 720, margin: 0.04, center: false, hash: true, slideNumber: "c/t",
+    transition: "none", pdfSeparateFragments: false, pdfMaxPagesPerSlide: 1,
+    plugins: [RevealNotes]
+  }}).then(function () {{ document.body.dataset.deckReady = "1"; }});
+}}
+if (window.MathJax && window.MathJax.Hub) {{
+  MathJax.Hub.Queue(startDeck);
+}} else {{ startDeck(); }}
+</script>
+</body></html>
+"""
+
+
+def _section(slide: Slide, lesson_label: str) -> str:
+    parts = []
+    if slide.first:
+        parts.append(f"<h1>{markdown_html(slide.title)[3:-5]}</h1>")
+        parts.append(f'<p class="subtitle">{html.escape(lesson_label)}</p>')
+    else:
+        parts.append(f"<h2>{markdown_html(slide.title)[3:-5]}</h2>")
+    bullets = [i for i in slide.items if not i.startswith("$$")]
+    formulas = [i for i in slide.items if i.startswith("$$")]
+    if bullets:
+        parts.append('<ul class="ideas">' + "".join(
+            f"<li>{markdown_html(b)[3:-5]}</li>" for b in bullets) + "</ul>")
+    for formula in formulas:
+        parts.append(f'<div class="formula">{markdown_html(formula)}</div>')
+    if slide.figure is not None:
+        mime, data, alt = slide.figure
+        src = (f"data:{mime};base64,{data}" if mime != "image/svg+xml"
+               else "data:image/svg+xml;base64," + base64.b64encode(data.encode()).decode())
+        parts.append(f'<img class="figure" src="{src}" alt="{html.escape(alt or slide.title)}">')
+        if slide.caption:
+            parts.append(f'<p class="caption">{html.escape(slide.caption)}</p>')
+    if slide.checks:
+        parts.append('<ul class="checks">' + "".join(
+            f'<li class="fragment">{markdown_html(c)[3:-5]}</li>' for c in slide.checks) + "</ul>")
+    if slide.notes:
+        notes = "\n".join(markdown_html(n) for n in slide.notes)
+        parts.append(f'<aside class="notes">{notes}</aside>')
+    cls = ' class="title-slide"' if slide.first else ""
+    return f"<section{cls}>\n" + "\n".join(parts) + "\n</section>"
+
+
+def deck_html(slides: list[Slide], title: str, lesson_label: str) -> str:
+    """One deck as HTML: horizontal slides, their subslides nested below them."""
+    groups: list[list[Slide]] = []
+    for slide in slides:
+        if slide.vertical and groups:
+            groups[-1].append(slide)
+        else:
+            groups.append([slide])
+    sections = []
+    for group in groups:
+        inner = [_section(s, lesson_label) for s in group]
+        sections.append(inner[0] if len(inner) == 1 else "<section>\n" + "\n".join(inner) + "\n</section>")
+    return _PAGE.format(title=html.escape(title), css=_CSS, sections="\n".join(sections))
+
+
+def reveal_root() -> Path:
+    """reveal.js as the ``sphinx-revealjs`` package ships it (MIT licence)."""
+    try:
+        import sphinx_revealjs
+    except ImportError:
+        raise CourseToolsError(
+            "reveal.js comes from the sphinx-revealjs package: "
+            "run  .venv/bin/python -m pip install -e \".[instructor]\"") from None
+    root = Path(sphinx_revealjs.__file__).parent / "_static" / "revealjs"
+    if not (root / "dist" / "reveal.js").is_file():
+        raise CourseToolsError(f"reveal.js not found in {root}")
+    return root
+
+
+def copy_assets(deck_dir: Path) -> None:
+    """reveal.js (core, white theme, notes plugin) and MathJax into the deck's folder."""
+    from coursetools.site import copy_mathjax
+
+    root = reveal_root()
+    for part in ("dist/reset.css", "dist/reveal.css", "dist/reveal.js", "dist/theme/white.css",
+                 "dist/theme/fonts/source-sans-pro", "plugin/notes/notes.js",
+                 "plugin/notes/speaker-view.html", "LICENSE"):
+        src, target = root / part, deck_dir / "reveal" / part
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, target, dirs_exist_ok=True)
+        elif src.exists():
+            shutil.copyfile(src, target)
+    copy_mathjax(deck_dir / "mathjax")
+
+
+def build_deck(lesson: Path, out_dir: Path) -> Path:
+    """Write ``out_dir/NN_name/index.html`` (and its assets); return the HTML path."""
+    from coursetools.handouts import lesson_title
+
+    nb = nbformat.read(lesson, as_version=4)
+    if not any("slideshow" in c.metadata for c in nb.cells):
+        apply_metadata(nb)  # an unmarked lesson gets the default deck
+    slides = lesson_slides(nb)
+    if not slides:
+        raise CourseToolsError(f"{lesson.name}: no slides (no headings?)")
+    deck_dir = out_dir / lesson.stem
+    if deck_dir.exists():
+        shutil.rmtree(deck_dir)
+    deck_dir.mkdir(parents=True)
+    copy_assets(deck_dir)
+    title = lesson_title(nb, lesson.stem)
+    label = f"perceptron-course · {lesson.stem[:2].lstrip('0') and 'lesson ' + lesson.stem[:2].lstrip('0')}"
+    page = deck_dir / "index.html"
+    page.write_text(deck_html(slides, title, label), encoding="utf-8")
+    (deck_dir / "slides.json").write_text(json.dumps(
+        {"lesson": lesson.name, "slides": len(slides),
+         "notes": sum(1 for s in slides if s.notes)}), encoding="utf-8")
+    return page
+
+
+def print_pdf(page: Path, pdf: Path) -> None:
+    """Print a deck to PDF with Chromium (reveal's print view, one slide per page)."""
+    from coursetools.handouts import _Browser, find_chromium
+
+    chromium = find_chromium()
+    if chromium is None:
+        raise CourseToolsError("Chromium not found: install Debian's 'chromium' (the PDFs need it)")
+    browser = _Browser(chromium)
+    try:
+        tab = browser.page()
+        tab.goto(page.resolve().as_uri() + "?print-pdf", wait_until="load")
+        tab.wait_for_function("document.body.dataset.deckReady === '1'", timeout=60_000)
+        tab.wait_for_timeout(300)
+        tab.pdf(path=str(pdf), width="1280px", height="720px", print_background=True,
+                margin={"top": "0", "bottom": "0", "left": "0", "right": "0"})
+        if browser.blocked:
+            raise CourseToolsError(f"{page}: the deck asked the network for {browser.blocked[:3]}")
+    finally:
+        browser.close()
+
+
+def build(out_dir: Path | str | None = None, lessons: list[int] | None = None, *,
+          pdf: bool = True, verbose: bool = True) -> list[Path]:
+    """Build the decks (and PDFs) of the given lesson numbers (default: all)."""
+    out = (repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)).resolve()
+    root = repo_root().resolve()
+    if out in (root, root / "notebooks", root / "coursetools", root / "perclib", root / "tests"):
+        raise CourseToolsError(f"refusing to write slides into {out}: choose another --out")
+    found = lesson_notebooks()
+    if lessons:
+        wanted = {f"{n:02d}" for n in lessons}
+        unknown = wanted - {p.name[:2] for p in found}
+        if unknown:
+            raise CourseToolsError(f"--lesson {', '.join(sorted(unknown))}: no such lesson")
+        found = [p for p in found if p.name[:2] in wanted]
+    out.mkdir(parents=True, exist_ok=True)
+    pages = []
+    for lesson in found:
+        start = time.perf_counter()
+        page = build_deck(lesson, out)
+        if pdf:
+            print_pdf(page, page.parent / f"{lesson.stem}.pdf")
+        pages.append(page)
+        if verbose:
+            count = json.loads((page.parent / "slides.json").read_text())["slides"]
+            print(f"{lesson.stem}: {count} slides -> {page.parent} ({time.perf_counter() - start:.1f} s)")
+    return pages
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m coursetools.slides",
+        description="Lecture slides (reveal.js + PDF) from the lessons' stored outputs.")
+    parser.add_argument("--out", type=Path, default=repo_root() / DEFAULT_OUT,
+                        help=f"output folder (default: {DEFAULT_OUT}/ at the repository root)")
+    parser.add_argument("--lesson", type=int, action="append", metavar="N",
+                        help="only lesson N (repeatable)")
+    parser.add_argument("--no-pdf", action="store_true", help="skip the PDF print")
+    parser.add_argument("--metadata", action="store_true",
+                        help="write the slide metadata (slideshow.slide_type) into the lessons")
+    parser.add_argument("--check-metadata", action="store_true",
+                        help="exit 1 if a lesson's slide metadata is out of date")
+    args = parser.parse_args(argv)
+    if args.metadata or args.check_metadata:
+        stale = []
+        for lesson in lesson_notebooks():
+            nb = nbformat.read(lesson, as_version=4)
+            if apply_metadata(nb):
+                stale.append(lesson.name)
+                if args.metadata:
+                    from coursetools.roles import write_notebook
+
+                    write_notebook(nb, lesson)
+        if args.check_metadata and stale:
+            print(f"slide metadata out of date: {', '.join(stale)} "
+                  "(run python -m coursetools.slides --metadata)")
+            raise SystemExit(1)
+        print("slide metadata up to date" if not stale else f"wrote slide metadata: {', '.join(stale)}")
+        return
+    build(args.out, args.lesson, pdf=not args.no_pdf)
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))
