@@ -81,14 +81,18 @@ GRIDS: dict[str, dict[str, Any]] = {
     "05_convergence:build_training_stepper": {"k": "all"},
     "05_convergence:build_margin_explorer": {"margin": "all"},
     # Lesson 6: gamma and the separator's angle; every rule at roughly log-spaced updates.
-    "06_margins:build_margin_family": {"gamma": 9, "angle": 19},
+    "06_margins:build_margin_family": {
+        # gamma's slider steps by 0.0025 up to 0.569 (1.15 gamma_max): every 28th step
+        "gamma": [0.0, 0.07, 0.14, 0.21, 0.28, 0.35, 0.42, 0.49, 0.56],
+        "angle": 13,
+    },
     "06_margins:build_margin_training": {
         "algorithm": "all",
         "step": [0, 1, 2, 3, 5, 7, 10, 14, 30, 40, 60, 80, 100, 140, 200, 300, 400],
     },
     # Lesson 7: every noise level; every data set, degree and width.
     "07_nonseparable:build_noise_comparison": {"noise": "all"},
-    "07_nonseparable:build_kernel_boundary": {"data": "all", "degree": "all", "width": "all"},
+    "07_nonseparable:build_kernel_boundary": {"data": "all", "degree": "all", "width": 7},
     # Lesson 8: every kappa step; alpha at every third step (5 per doubling).
     "08_statistical_mechanics:build_capacity_explorer": {"kappa": "all"},
     "08_statistical_mechanics:build_learning_explorer": {"alpha": 39},
