@@ -95,7 +95,7 @@ GRIDS: dict[str, dict[str, Any]] = {
     "07_nonseparable:build_kernel_boundary": {"data": "all", "degree": "all", "width": 7},
     # Lesson 8: every kappa step; alpha at every third step (5 per doubling).
     "08_statistical_mechanics:build_capacity_explorer": {"kappa": "all"},
-    "08_statistical_mechanics:build_learning_explorer": {"alpha": 39},
+    "08_statistical_mechanics:build_learning_explorer": {"alpha": 39},  # 0.25 * 2**(k/5)
 }
 
 
@@ -121,24 +121,24 @@ def grid_values(control: dict[str, Any], spec: Any) -> list[Any]:
         return [v for v in options if v in chosen or v == current]
     if control["kind"] == "log":
         lo, hi, step, base = control["min"], control["max"], control["step"], control["base"]
-        n_all = round((hi - lo) / step) + 1
+        # A slider's positions: lo + k*step up to hi (hi itself need not be on a step).
+        n_all = math.floor((hi - lo) / step + 1e-9) + 1
         exps = [lo + k * step for k in range(n_all)]
         if isinstance(spec, int) and spec < n_all:
             picks = {round(k * (n_all - 1) / (spec - 1)) for k in range(spec)}
             exps = [exps[k] for k in sorted(picks)]
-        values = [base**e for e in exps]
-        if not any(math.isclose(v, current, rel_tol=1e-9) for v in values):
-            values.append(current)
-        return sorted(values)
+        values = list(spec) if isinstance(spec, list | tuple) else [base**e for e in exps]
+        values = [v for v in values if not math.isclose(v, current, rel_tol=1e-9)]
+        return sorted([*values, current])
     lo, hi, step = control["min"], control["max"], control["step"]
     is_int = control["kind"] == "int"
     if isinstance(spec, list | tuple):
         values = list(spec)
     else:
-        n_all = int(round((hi - lo) / step)) + 1
+        n_all = math.floor((hi - lo) / step + 1e-9) + 1
         n = n_all if spec == "all" else min(int(spec), n_all)
         positions = sorted({round(k * (n_all - 1) / (n - 1)) for k in range(n)}) if n > 1 else [0]
-        values = [lo + k * step if is_int else _snap(lo + k * step, lo, step) for k in positions]
+        values = [lo + k * step if is_int else min(_snap(lo + k * step, lo, step), hi) for k in positions]
     # The lesson's own value replaces its nearest neighbour's twin (the first frame).
     values = [v for v in values if not math.isclose(v, current, rel_tol=1e-9, abs_tol=1e-12)]
     values.append(current)
@@ -188,6 +188,10 @@ def render_in_kernel(figure: Any, spec: dict[str, Any], frames_dir: str) -> str:
     values and labels), the held ones, and for every grid point, in row-major order,
     its frame, status line (HTML) and alt text.
     """
+    import zlib
+
+    import PIL
+
     from perclib.widgets.base import SliderFigure, _recompressed
 
     if not isinstance(figure, SliderFigure):
@@ -205,15 +209,24 @@ def render_in_kernel(figure: Any, spec: dict[str, Any], frames_dir: str) -> str:
     frames: list[list[Any]] = []
     pixels: dict[bytes, str] = {}
 
+    index = out / ".index"
+    index.mkdir(exist_ok=True)
+    tools = f"{PIL.__version__}-{zlib.ZLIB_RUNTIME_VERSION}"
+
     def save(png: bytes) -> tuple[str, int, int]:
-        # One recompression per distinct picture (it is the slow part).
-        digest = hashlib.sha1(png).digest()
+        # One recompression per distinct picture (it is the slow part), also across
+        # builds: the fast PNG's bytes (same Pillow and zlib) name the stored one.
+        digest = hashlib.sha1(png).hexdigest()
         if digest not in pixels:
-            stored = _recompressed(png)
-            sha = hashlib.sha256(stored).hexdigest()[:32]
-            target = out / f"{sha}.png"
-            if not target.exists():
-                _write_atomic(target, stored)
+            known = index / f"{digest}-{tools}"
+            sha = known.read_text() if known.is_file() else ""
+            if not sha or not (out / f"{sha}.png").is_file():
+                stored = _recompressed(png)
+                sha = hashlib.sha256(stored).hexdigest()[:32]
+                target = out / f"{sha}.png"
+                if not target.exists():
+                    _write_atomic(target, stored)
+                _write_atomic(known, sha.encode())
             pixels[digest] = sha
         return pixels[digest], *figure._canvas.get_width_height()
 
@@ -271,7 +284,7 @@ def _positions(info: dict[str, Any]) -> int:
     """How many positions the notebook's control has."""
     if info["kind"] in ("select", "toggle"):
         return len(info["values"])
-    return int(round((info["max"] - info["min"]) / info["step"])) + 1
+    return math.floor((info["max"] - info["min"]) / info["step"] + 1e-9) + 1
 
 
 def _json_default(value: Any) -> Any:
