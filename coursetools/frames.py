@@ -41,6 +41,7 @@ import contextlib
 import hashlib
 import html
 import inspect
+import io
 import itertools
 import json
 import math
