@@ -601,7 +601,10 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
         )
     note = _note(m)
     controls = [{"kind": c["kind"], "labels": c["labels"]} for c in m["controls"]]
-    data = {"frames": m["frames"], "controls": controls, "base": frames_url}
+    # Every alt text starts with the figure's description: send it once.
+    prefix = os.path.commonprefix([f[2] for f in m["frames"]])
+    frames = [[sha, status, alt[len(prefix):]] for sha, status, alt in m["frames"]]
+    data = {"frames": frames, "controls": controls, "base": frames_url, "alt": prefix}
     return (
         f'<div class="pp-player tex2jax_ignore mathjax_ignore" id="{uid}">'
         f'<div class="pp-controls">{"".join(rows)}</div>'

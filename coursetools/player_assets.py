@@ -56,7 +56,7 @@ PLAYER_JS = r"""
         if (f.type === "range") f.setAttribute("aria-valuetext", label);
       });
       img.src = url(index(pos));
-      img.alt = frame[2];
+      img.alt = data.alt + frame[2];
       if (status.innerHTML !== frame[1]) status.innerHTML = frame[1];
       root.setAttribute("data-frame", String(index(pos)));
       neighbours(pos);

@@ -523,7 +523,7 @@ def _drive_player(page, info) -> tuple[list[str], list[tuple[int, dict]]]:
                 problems.append(f"{pid}: {key} on {field['id']} did not move the figure")
                 break
             want = data["frames"][int(after["frame"])]
-            if after["src"] != f"{data['base']}{want[0]}.png" or after["alt"] != want[2]:
+            if after["src"] != f"{data['base']}{want[0]}.png" or after["alt"] != data["alt"] + want[2]:
                 problems.append(f"{pid}: frame {after['frame']} shows the wrong picture or alt text")
             if not after["loaded"]:
                 problems.append(f"{pid}: frame {after['src']} did not load")
