@@ -67,6 +67,7 @@ PLAYER_JS = r"""
     });
     preload(index(position()));
     neighbours(position());
+    root.setAttribute("data-frame", String(index(position())));
     root.classList.add("pp-ready");
   }
   function start() {

@@ -512,11 +512,14 @@ def _drive_player(page, info) -> tuple[list[str], list[tuple[int, dict]]]:
         for size in sizes[k + 1:]:
             stride *= size
         pos = (start // stride) % sizes[k]
-        key = "ArrowLeft" if pos == sizes[k] - 1 and field["type"] != "checkbox" else "ArrowRight"
+        # Up to three steps towards the side with more room.
+        right, left = sizes[k] - 1 - pos, pos
+        key = "ArrowRight" if right >= min(3, left) or right >= left else "ArrowLeft"
+        presses = min(3, right if key == "ArrowRight" else left)
         if field["type"] == "checkbox":
-            key = "Space"
+            key, presses = "Space", 1
         changed = {"src": 0, "alt": 0, "status": 0}
-        for _ in range(1 if field["type"] == "checkbox" else min(3, sizes[k] - 1)):
+        for _ in range(presses):
             page.keyboard.press(key)
             after = _wait_frame(page, pid)
             if after["frame"] == before["frame"]:
