@@ -7,8 +7,10 @@ Jupyter Book stack) from the outputs stored in the lessons; no kernel runs:
   preprocessors): solution code, hidden tests and written answers never reach the
   site. The stored outputs of every other cell are put back; those of exercise
   answers and their checks are dropped (they were made by the solutions);
-* slider cells show their stored figure (``handouts.static_outputs``: no widget view,
-  no saved widget state) with a caption linking to the lesson on Binder;
+* slider cells become players (``coursetools.frames``): the figure moves with native
+  HTML controls and no kernel, every frame drawn at build time by the widget's own
+  redraw code (the first one is the lesson's stored figure, byte for byte), with a line
+  saying which controls are coarser than in the notebook and links to Binder and Colab;
 * every figure carries alt text: the image's own description (its ``text/plain``)
   when it has one, else the nearest heading above it;
 * lesson 0 is the landing page, lessons 1-8 follow in the sidebar, then a "How to use
@@ -46,8 +48,10 @@ import nbformat
 
 from coursetools._common import BRANCH, REPO, CourseToolsError, repo_root, run_cli
 from coursetools.colab import colab_url, without_colab_cell
+from coursetools.frames import CACHE_DIR, Player, player_frames, player_html, render_players
 from coursetools.handouts import IMAGE_MIMES, find_mathjax, static_outputs
 from coursetools.homework import student_version
+from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
 
 DEFAULT_OUT = "site"
@@ -163,17 +167,22 @@ def _role(cell) -> str:
         return "lesson"
 
 
-def site_notebook(nb, stem: str):
+FRAMES_URL = "_static/frames/"
+
+
+def site_notebook(nb, stem: str, players: list[Player] | None = None):
     """The lesson as the site shows it (the input is not modified).
 
     The student version with the stored outputs of ordinary cells put back, slider
-    cells static with a caption, alt text on every image and no execution counts.
+    cells as players (``players``; without them, their still figure with a caption),
+    alt text on every image and no execution counts.
     """
     nb = without_colab_cell(nb)  # the page's Colab button says how to open it there
+    by_cell = {p.cell: p for p in players or []}
     student = student_version(nb, stem)
     shown = static_outputs(nb)
     heading = ""
-    for cell, source in zip(student.cells, shown.cells, strict=True):
+    for index, (cell, source) in enumerate(zip(student.cells, shown.cells, strict=True)):
         if cell.cell_type == "markdown":
             cell.source = markdown_in_details(cell.source)
             found = _HEADING.findall(cell.source)
@@ -194,7 +203,12 @@ def site_notebook(nb, stem: str):
                 alt = image_alt(data.get("text/plain", ""), heading)
                 cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alt}
             outputs.append(out)
-        if role == "widget":
+        if role == "widget" and index in by_cell:
+            player = player_html(by_cell[index], frames_url=FRAMES_URL, binder=binder_url(stem),
+                                 colab=colab_url(f"{stem}.ipynb"), uid=f"pp-{stem[:2]}-{index}")
+            outputs = [nbformat.v4.new_output("display_data", {"text/html": player})]
+            cell.metadata.get("mystnb", {}).pop("image", None)
+        elif role == "widget":
             caption = WIDGET_CAPTION.format(url=html.escape(binder_url(stem)))
             outputs.append(
                 nbformat.v4.new_output(
@@ -336,8 +350,8 @@ def _conf(title: str) -> str:
         html_context = {{"default_mode": "light"}}
         html_title = {title!r}
         html_static_path = ["_static"]
-        html_css_files = ["site.css"]
-        html_js_files = ["search_math.js"]
+        html_css_files = ["site.css", "player.css"]
+        html_js_files = ["search_math.js", "player.js"]
         html_copy_source = False
         html_show_sourcelink = False
         html_show_sphinx = False
@@ -476,12 +490,14 @@ def copy_mathjax(dest: Path) -> None:
             shutil.copyfile(src, target)
 
 
-def write_sources(src: Path, notebooks: list[Path]) -> None:
+def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Player]] | None = None,
+                  frames_dir: Path | None = None) -> None:
     """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
     index_nb = None
+    players = players or {}
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
-        site_nb = site_notebook(nb, path.stem)
+        site_nb = site_notebook(nb, path.stem, players.get(path.stem))
         if path.stem == INDEX:
             index_nb = site_nb
             continue
@@ -501,11 +517,56 @@ def write_sources(src: Path, notebooks: list[Path]) -> None:
     static.mkdir()
     (static / "site.css").write_text(_CSS, encoding="utf-8")
     (static / "search_math.js").write_text(_SEARCH_MATH_JS, encoding="utf-8")
+    (static / "player.js").write_text(PLAYER_JS, encoding="utf-8")
+    (static / "player.css").write_text(PLAYER_CSS, encoding="utf-8")
     copy_mathjax(static / "mathjax")
+    if players and frames_dir is not None:
+        target = static / "frames"
+        target.mkdir()
+        for sha in sorted(player_frames(players)):
+            shutil.copyfile(frames_dir / f"{sha}.png", target / f"{sha}.png")
 
 
-def build(out_dir: Path | str | None = None, *, verbose: bool = True) -> Path:
-    """Build the site into ``out_dir`` (replaced if it exists); return its path."""
+#: Issue 29's budgets; the build prints the measured values next to them.
+BUDGET_SITE_MB = 150
+BUDGET_FIRST_LOAD_MB = 3
+
+
+def first_load_bytes(site: Path, page: Path) -> int:
+    """Bytes a page loads before any interaction: its HTML, the scripts, styles and
+    images it names (the players' first frames among them); MathJax's own lazily loaded
+    parts and fonts are not counted (see tests/test_site_player.py for a browser's count).
+    """
+    text = page.read_text(encoding="utf-8")
+    total = len(text.encode())
+    seen = set()
+    for ref in re.findall(r'<(?:script|img|link)\b[^>]*?(?:src|href)="([^"#?]+)', text):
+        target = (page.parent / ref).resolve()
+        if target in seen or not target.is_file() or site.resolve() not in target.parents:
+            continue
+        if target.suffix in (".html",):
+            continue
+        seen.add(target)
+        total += target.stat().st_size
+    return total
+
+
+def site_report(out: Path) -> dict[str, float]:
+    """The site's size and its heaviest first page load, in MB."""
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    loads = {p.name: first_load_bytes(out, p) for p in out.glob("[0-9][0-9]_*.html")}
+    heaviest = max(loads, key=loads.get) if loads else ""
+    return {"site_mb": size / 2**20, "first_load_mb": loads.get(heaviest, 0) / 2**20,
+            "heaviest_page": heaviest, "frames": len(list((out / "_static" / "frames").glob("*.png")))}
+
+
+def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir: Path | None = None,
+          report: dict | None = None) -> Path:
+    """Build the site into ``out_dir`` (replaced if it exists); return its path.
+
+    ``cache_dir`` is the frame cache (default ``.cache/site-frames`` in the repository);
+    ``report``, if given, receives the measured numbers (sizes in MB, times in s).
+    """
     out = (repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)).resolve()
     root = repo_root().resolve()
     for guarded in (root, root / "notebooks", root / "tests", root / "coursetools", root / "perclib"):
@@ -515,10 +576,14 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True) -> Path:
         raise CourseToolsError(f"{out} exists and is not a site built by this command")
     notebooks = sorted((root / "notebooks").glob("[0-9][0-9]_*.ipynb"))
     start = time.perf_counter()
+    log: list[str] = []
+    cache = (cache_dir or root / CACHE_DIR).resolve()
+    players = render_players(notebooks, cache_dir=cache, log=log)
+    frames_time = time.perf_counter() - start
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
-        write_sources(src, notebooks)
+        write_sources(src, notebooks, players, cache / "frames")
         staging = Path(tmp) / "html"
         cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "auto",
                "-d", str(Path(tmp) / "doctrees"), str(src), str(staging)]
@@ -542,9 +607,24 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True) -> Path:
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(staging, out)
+    numbers = site_report(out)
+    n_players = sum(len(ps) for ps in players.values())
+    n_rendered = sum(not p.cached for ps in players.values() for p in ps)
+    numbers.update(total_s=time.perf_counter() - start, frames_s=frames_time, players=n_players,
+                   rendered=n_rendered)
+    if report is not None:
+        report.update(numbers)
     if verbose:
-        size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-        print(f"site -> {out} ({size / 2**20:.1f} MB) in {time.perf_counter() - start:.1f} s")
+        for line in log:
+            print(line)
+        print(f"players: {n_players} ({n_rendered} rendered, {n_players - n_rendered} from the cache "
+              f"{cache}), {numbers['frames']} frame files, frames ready in {frames_time:.1f} s")
+        print(f"site size: {numbers['site_mb']:.1f} MB (budget {BUDGET_SITE_MB} MB); heaviest first load: "
+              f"{numbers['first_load_mb']:.2f} MB, {numbers['heaviest_page']} "
+              f"(budget {BUDGET_FIRST_LOAD_MB} MB)")
+        print(f"site -> {out} in {numbers['total_s']:.1f} s "
+              f"({'warm' if n_rendered == 0 else 'rendering ' + str(n_rendered) + ' player(s)'}; "
+              "budgets: clean build 300 s, warm 60 s, on 2 cores)")
     return out
 
 

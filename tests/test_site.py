@@ -34,6 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 LESSONS = [p for p in NOTEBOOKS if not p.name.startswith("00_")]
 OUTPUT = ROOT / "test-output" / "site"
+PLAYER_OUTPUT = ROOT / "test-output" / "site-player"
+#: What the module's site build measured (coursetools.site.build's report).
+BUILD_REPORT: dict = {}
 IN_CI = bool(os.environ.get("CI"))
 TEXT_SUFFIXES = {".html", ".js", ".json", ".txt", ".css", ".inv", ".ipynb", ".md"}
 BINDER = "https://mybinder.org/v2/gh/perceptron-course/perceptron-course/main?urlpath=lab/tree/notebooks/"
@@ -58,7 +61,8 @@ def site_dir(tmp_path_factory) -> Path:
         _unavailable("MathJax 2 not found (apt-get install libjs-mathjax)")
     from coursetools.site import build
 
-    return build(tmp_path_factory.mktemp("site") / "site", verbose=False)
+    # The frame cache is the repository's own (.cache/site-frames): a warm cache is reused.
+    return build(tmp_path_factory.mktemp("site") / "site", verbose=False, report=BUILD_REPORT)
 
 
 class _Page(HTMLParser):
@@ -439,3 +443,225 @@ def test_build_refuses_a_folder_it_did_not_build(tmp_path):
     assert (tmp_path / "notes.txt").read_text() == "mine"
     with pytest.raises(CourseToolsError, match="refusing"):
         build(ROOT / "notebooks", verbose=False)
+
+
+# -- the players of the slider figures (issue 29) -----------------------------------
+
+_JS_PLAYERS = r"""() => Array.from(document.querySelectorAll('.pp-player')).map(p => ({
+  id: p.id,
+  ready: p.classList.contains('pp-ready'),
+  fields: Array.from(p.querySelectorAll('[data-k]')).map(f => ({id: f.id, type: f.type,
+    label: (document.querySelector('label[for="' + f.id + '"]') || {}).textContent || ''})),
+  live: (p.querySelector('.pp-status') || {}).getAttribute
+    ? p.querySelector('.pp-status').getAttribute('aria-live') : null,
+  data: JSON.parse(p.querySelector('script.pp-data').textContent),
+}))"""
+
+_JS_STATE = r"""(id) => {
+  const p = document.getElementById(id);
+  const img = p.querySelector('img.pp-frame');
+  return {frame: p.getAttribute('data-frame'), src: img.getAttribute('src'), alt: img.alt,
+          loaded: img.complete && img.naturalWidth > 0,
+          status: p.querySelector('.pp-status').innerText,
+          active: document.activeElement ? document.activeElement.id : null,
+          focusRing: getComputedStyle(document.activeElement).outlineStyle};
+}"""
+
+
+def _lesson_players(site_dir):
+    """(lesson path, page) for every lesson page that has slider cells."""
+    out = []
+    for path in LESSONS:
+        nb = nbformat.read(path, as_version=4)
+        if any("widget" in c.metadata.get("tags", []) for c in nb.cells):
+            out.append(path)
+    return out
+
+
+def _wait_frame(page, pid: str):
+    page.wait_for_function(
+        "(id) => { const i = document.querySelector('#' + id + ' img.pp-frame');"
+        " return i.complete && i.naturalWidth > 0; }", arg=pid, timeout=10_000)
+    return page.evaluate(_JS_STATE, pid)
+
+
+def _drive_player(page, info) -> tuple[list[str], list[tuple[int, dict]]]:
+    """Tab to each control, move it; return problems and (frame index, values) visited."""
+    problems: list[str] = []
+    visited: list[int] = []
+    pid = info["id"]
+    data = info["data"]
+    sizes = [len(c["labels"]) for c in data["controls"]]
+    totals = {"src": 0, "alt": 0, "status": 0}
+    for k, field in enumerate(info["fields"]):
+        if k == 0:  # Tab into the player from the element before its first control
+            page.focus(f"#{field['id']}")
+            page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Tab")
+        state = page.evaluate(_JS_STATE, pid)
+        if state["active"] != field["id"]:
+            problems.append(f"{pid}: Tab reached {state['active']!r}, not control {field['id']}")
+            page.focus(f"#{field['id']}")
+        if state["focusRing"] in ("none", ""):
+            problems.append(f"{pid}: no visible focus ring on {field['id']}")
+        if not field["label"].strip():
+            problems.append(f"{pid}: control {field['id']} has no label")
+        before = _wait_frame(page, pid)
+        start = int(before["frame"] or 0)
+        # Where this control stands: move away from its nearer end.
+        stride = 1
+        for size in sizes[k + 1:]:
+            stride *= size
+        pos = (start // stride) % sizes[k]
+        # Up to three steps towards the side with more room.
+        right, left = sizes[k] - 1 - pos, pos
+        key = "ArrowRight" if right >= min(3, left) or right >= left else "ArrowLeft"
+        presses = min(3, right if key == "ArrowRight" else left)
+        if field["type"] == "checkbox":
+            key, presses = "Space", 1
+        changed = {"src": 0, "alt": 0, "status": 0}
+        for _ in range(presses):
+            page.keyboard.press(key)
+            after = _wait_frame(page, pid)
+            if after["frame"] == before["frame"]:
+                problems.append(f"{pid}: {key} on {field['id']} did not move the figure")
+                break
+            want = data["frames"][int(after["frame"])]
+            if after["src"] != f"{data['base']}{want[0]}.png" or after["alt"] != data["alt"] + want[2]:
+                problems.append(f"{pid}: frame {after['frame']} shows the wrong picture or alt text")
+            if not after["loaded"]:
+                problems.append(f"{pid}: frame {after['src']} did not load")
+            for what in changed:
+                changed[what] += after[what] != before[what]
+            visited.append(int(after["frame"]))
+            before = after
+        # A move may legitimately keep the picture (a converged run) or the status (still
+        # in general position): each must change somewhere in the player, not on every control.
+        for what, n in changed.items():
+            totals[what] += n
+    for what, n in totals.items():
+        if n == 0:
+            problems.append(f"{pid}: moving its controls never changed the {what}")
+    return problems, visited
+
+
+def _values_at(manifest_controls, index: int) -> dict:
+    values = {}
+    for c in reversed(manifest_controls):
+        n = len(c["values"])
+        values[c["name"]] = c["values"][index % n]
+        index //= n
+    return values
+
+
+@pytest.mark.browser
+def test_players_move_in_a_browser(site_dir, served, browser):
+    """Every player: controls by keyboard, frames load, alt and status follow; the frames
+    shown are what the widgets' redraw code renders now (a fresh kernel per lesson)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from coursetools.frames import render_players, render_points
+
+    PLAYER_OUTPUT.mkdir(parents=True, exist_ok=True)
+    problems: list[str] = []
+    checked: dict[Path, dict[int, list[int]]] = {}
+    desktop = _Visit(browser, {"width": 1280, "height": 900})
+    phone = _Visit(browser, {"width": 390, "height": 844})
+    lessons = _lesson_players(site_dir)
+    players = render_players(lessons)  # the build's manifests (from the cache it filled)
+    try:
+        for path in lessons:
+            page = desktop.open(f"{served}/{path.stem}.html")
+            infos = page.evaluate(_JS_PLAYERS)
+            want = [p.cell for p in players[path.stem]]
+            if len(infos) != len(want):
+                problems.append(f"{path.stem}: {len(infos)} players, the lesson has {len(want)} slider cells")
+            for n, (info, player) in enumerate(zip(infos, players[path.stem], strict=False)):
+                if not info["ready"]:
+                    problems.append(f"{info['id']}: the player did not start")
+                    continue
+                if info["live"] != "polite":
+                    problems.append(f"{info['id']}: the status line is not an aria-live region")
+                shot = page.locator(f"#{info['id']}")
+                shot.scroll_into_view_if_needed()
+                first = page.evaluate(_JS_STATE, info["id"])
+                found, visited = _drive_player(page, info)
+                problems += found
+                shot.screenshot(path=str(PLAYER_OUTPUT / f"desktop-{path.stem}-{n + 1}.png"))
+                # The first frame and two moved ones (or all visited, if fewer).
+                picks = [int(first["frame"] or 0)] + [v for v in visited if v != int(first["frame"] or 0)]
+                picks = list(dict.fromkeys(picks))[:1] + list(dict.fromkeys(picks))[1:][-3:]
+                checked.setdefault(path, {})[player.cell] = picks
+                if len(picks) < 3:
+                    problems.append(f"{info['id']}: fewer than 3 frames visited ({picks})")
+            ppage = phone.open(f"{served}/{path.stem}.html")
+            width = ppage.evaluate("document.documentElement.scrollWidth")
+            if width > 391:
+                problems.append(f"{path.stem}: {width} px wide at 390 px")
+            for n, info in enumerate(ppage.evaluate(_JS_PLAYERS)):
+                loc = ppage.locator(f"#{info['id']}")
+                loc.scroll_into_view_if_needed()
+                box = loc.bounding_box()
+                if box is None or box["x"] + box["width"] > 391:
+                    problems.append(f"{info['id']}: wider than a 390 px screen ({box})")
+                for field in info["fields"]:
+                    fb = ppage.locator(f"#{field['id']}").bounding_box()
+                    if fb is None or fb["height"] < 20 or fb["x"] + fb["width"] > 391:
+                        problems.append(f"{field['id']}: too small or off screen on a phone ({fb})")
+                loc.screenshot(path=str(PLAYER_OUTPUT / f"phone-{path.stem}-{n + 1}.png"))
+        for visit in (desktop, phone):
+            problems += [f"console/network error: {e}" for e in visit.errors]
+            problems += [f"request outside loopback: {u}" for u in visit.blocked]
+    finally:
+        desktop.close()
+        phone.close()
+    assert not problems, "\n".join(problems)
+
+    # The frames shown are what the widget draws now: a fresh kernel per lesson, no cache.
+    by_cell = {(p.stem, p.cell): p for ps in players.values() for p in ps}
+
+    def fresh(path: Path):
+        points = {cell: [_values_at(by_cell[(path.stem, cell)].manifest["controls"], i) for i in picks]
+                  for cell, picks in checked[path].items()}
+        return path, render_points(path, points)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(fresh, checked))
+    compared = 0
+    for path, rendered in results:
+        for cell, pngs in rendered.items():
+            manifest = by_cell[(path.stem, cell)].manifest
+            for index, png in zip(checked[path][cell], pngs, strict=True):
+                shown = (site_dir / "_static" / "frames" / f"{manifest['frames'][index][0]}.png").read_bytes()
+                compared += 1
+                assert shown == png, f"{path.stem} cell {cell} frame {index}: not what the widget draws now"
+    assert compared >= 3 * sum(len(c) for c in checked.values())
+
+
+def test_player_budgets(site_dir, tmp_path):
+    """Issue 29's budgets, measured by the build: site size, first load, warm rebuild."""
+    from coursetools.site import BUDGET_FIRST_LOAD_MB, BUDGET_SITE_MB, build
+
+    first = dict(BUILD_REPORT)
+    assert first["players"] == 14 and first["frames"] > 14 * 10
+    assert first["site_mb"] < 0.8 * BUDGET_SITE_MB, first
+    # The theme alone (fontawesome.js, its CSS) is about 2.3 MB of every page.
+    assert first["first_load_mb"] < BUDGET_FIRST_LOAD_MB, first
+    warm: dict = {}
+    build(tmp_path / "again", verbose=False, report=warm)
+    print(f"\nsite build in the test: {first['total_s']:.0f} s ({first['rendered']} players rendered); "
+          f"warm rebuild {warm['total_s']:.0f} s; site {first['site_mb']:.1f} MB; "
+          f"heaviest first load {first['first_load_mb']:.2f} MB ({first['heaviest_page']})")
+    assert warm["rendered"] == 0, "a rebuild with nothing changed ran a kernel"
+    # The players' share of a warm rebuild: reading the cache. (The times of whole
+    # builds depend on the machine's load: the build prints them, this test too.)
+    assert warm["frames_s"] < 10, warm
+
+
+def test_frames_docstring_examples_run():
+    import doctest
+
+    import coursetools.frames
+
+    failures, tried = doctest.testmod(coursetools.frames)
+    assert tried > 0 and failures == 0
