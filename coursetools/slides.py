@@ -423,7 +423,7 @@ _CSS = """\
 .reveal h2 { font-size: 46px; margin-bottom: 0.4em; text-transform: none; }
 /* MathJax measures the font of what it typesets: show every slide until it is done. */
 html.typesetting .reveal .slides section { display: block !important; position: static !important; }
-.reveal ul.ideas { margin: 0; } .reveal ul.ideas li { margin: 0.35em 0; }
+.reveal ul.ideas { margin: 0 0 0 1.2em; } .reveal ul.ideas li { margin: 0.35em 0; }
 .reveal ul.checks { list-style: none; margin: 0.6em 0 0; font-size: 28px; color: #1a6e32; }
 .reveal .formula { font-size: 34px; margin: 0.3em 0; }
 .reveal section img.figure { display: block; margin: 0 auto; height: 540px; max-width: 100%;
@@ -446,7 +446,7 @@ _PAGE = """<!DOCTYPE html>
 window.MathJax = {{
   tex2jax: {{inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]],
              processEscapes: true}},
-  CommonHTML: {{scale: 100}}, showMathMenu: false, messageStyle: "none",
+  CommonHTML: {{scale: 100, linebreaks: {{automatic: true}}}}, showMathMenu: false, messageStyle: "none",
   menuSettings: {{zoom: "None"}}
 }};
 </script>

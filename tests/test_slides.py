@@ -83,7 +83,17 @@ MEASURE = """() => {
     figure = {h: img.naturalHeight * ratio / scale, w: img.naturalWidth * ratio / scale,
               loaded: img.naturalWidth > 0};
   }
-  return {scrollH: s.scrollHeight, scrollW: s.scrollWidth, text: text.innerText,
+  // Content that spills out without making the slide scroll (a wide formula).
+  let right = 0, bottom = 0;
+  for (const e of s.querySelectorAll('*')) {
+    if (e.closest('aside')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    right = Math.max(right, (r.right - box.left) / scale);
+    bottom = Math.max(bottom, (r.bottom - box.top) / scale);
+  }
+  return {scrollH: Math.max(s.scrollHeight, bottom), scrollW: Math.max(s.scrollWidth, right),
+          text: text.innerText,
           minFont: fonts.length ? Math.min(...fonts) : 99, figure: figure,
           notes: (s.querySelector('aside.notes') || {innerText: ''}).innerText.trim().length};
 }"""
