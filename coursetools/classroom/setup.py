@@ -45,6 +45,16 @@ STUDENT_DISABLED_SERVER = (
     "nbgrader.server_extensions.formgrader",
     "nbgrader.server_extensions.course_list",
 )
+#: The student install of the course (course-settings/) switches nbgrader off in the
+#: environment; each role's own config folder, which takes precedence, turns back on
+#: what that role uses.
+NBGRADER_LAB = "@jupyter/nbgrader"
+NBGRADER_SERVER = (
+    "nbgrader.server_extensions.formgrader",
+    "nbgrader.server_extensions.validate_assignment",
+    "nbgrader.server_extensions.assignment_list",
+    "nbgrader.server_extensions.course_list",
+)
 EXCHANGE_MODE = 0o1777
 
 HUB_CONFIG = '''\
@@ -207,9 +217,10 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
         written.append(folder / "nbgrader_config.py")
         disabled_lab = STUDENT_DISABLED_LAB if role == "student" else ()
         disabled_server = STUDENT_DISABLED_SERVER if role == "student" else ()
-        page = {"disabledExtensions": {name: True for name in disabled_lab}}
+        page = {"disabledExtensions": {NBGRADER_LAB: False, **{name: True for name in disabled_lab}}}
         _write(folder / "labconfig" / "page_config.json", json.dumps(page, indent=2) + "\n")
-        server = {"ServerApp": {"jpserver_extensions": {name: False for name in disabled_server}}}
+        server = {"ServerApp": {"jpserver_extensions": {
+            name: name not in disabled_server for name in NBGRADER_SERVER}}}
         _write(folder / "jupyter_server_config.json", json.dumps(server, indent=2) + "\n")
         written += [folder / "labconfig" / "page_config.json", folder / "jupyter_server_config.json"]
         for sub in (folder, folder / "labconfig"):
