@@ -129,26 +129,24 @@ class EditedCell:
 def edited_checks(settings: ClassSettings, assignment: str) -> list[EditedCell]:
     """Locked cells (the checks) whose content differs from the release, per submission.
 
-    Compares each collected notebook's locked cells with the checksums nbgrader stored
-    when it generated the assignment (autograde restores such cells before running
-    them, so an edited check earns nothing; this lists who tried).
+    Compares each collected notebook's locked cells with the checksums nbgrader wrote
+    into the released notebook (the gradebook's checksums are taken before the hidden
+    tests are removed, so they never match a student's copy). Autograde restores such
+    cells before running them, so an edited check earns nothing; this lists who tried.
     """
-    from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.utils import compute_checksum
 
     submitted = settings.course_root / "submitted"
+    released = settings.course_root / "release" / assignment
+    if not released.is_dir():
+        raise CourseToolsError(f"no release of {assignment!r} in {released}: release it first")
+    sources = {}
+    for path in sorted(released.glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("locked") and "checksum" in meta:
+                sources[(path.stem, meta["grade_id"])] = meta["checksum"]
     found: list[EditedCell] = []
-    with Gradebook(settings.gradebook_url) as gb:
-        try:
-            a = gb.find_assignment(assignment)
-        except MissingEntry:
-            raise CourseToolsError(
-                f"no assignment {assignment!r} in the gradebook: generate it first"
-            ) from None
-        sources = {
-            (nb.name, cell.name): cell.checksum
-            for nb in a.notebooks for cell in nb.source_cells if cell.locked
-        }
     for folder in sorted(submitted.glob(f"*/{assignment}")):
         student = folder.parent.name
         for path in sorted(folder.glob("*.ipynb")):
