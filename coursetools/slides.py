@@ -353,7 +353,8 @@ def _fit(slides: list[Slide]) -> list[Slide]:
                 current.items.append(text)
             slide = current
         for line in checks:
-            if slide.words() + _words(line) <= WORD_BUDGET:
+            room = slide.figure is None or not slide.checks  # a figure leaves room for one
+            if room and slide.words() + _words(line) <= WORD_BUDGET:
                 slide.checks.append(line)
             else:
                 slide.notes.append(f"Also checked in the lesson: {line}")
@@ -392,6 +393,10 @@ def lesson_slides(nb) -> list[Slide]:
                     if not found and not slide.items and heading:
                         lead = first_sentence(body)
                         found = [lead] if lead else []
+                    if found and slide.figure is not None:
+                        # A figure fills its slide: the text after it goes on the next one.
+                        slide = Slide(section, vertical=True)
+                        slides.append(slide)
                     slide.items += found
                 if body.strip():
                     slide.notes.append(body)
@@ -425,8 +430,8 @@ _CSS = """\
 html.typesetting .reveal .slides section { display: block !important; position: static !important; }
 .reveal ul.ideas { margin: 0 0 0 1.2em; } .reveal ul.ideas li { margin: 0.35em 0; }
 .reveal ul.checks { list-style: none; margin: 0.6em 0 0; font-size: 28px; color: #1a6e32; }
-.reveal .formula { font-size: 34px; margin: 0.3em 0; }
-.reveal section img.figure { display: block; margin: 0 auto; height: 540px; max-width: 100%;
+.reveal .formula { font-size: 34px; margin: 0.3em 0; max-width: 100%; overflow-x: hidden; }
+.reveal section img.figure { display: block; margin: 0 auto; max-width: 100%;
   object-fit: contain; border: 0; box-shadow: none; }
 .reveal .caption { font-size: 24px; color: #444; text-align: center; margin-top: 0.3em; }
 .reveal .subtitle { font-size: 28px; color: #555; }
@@ -460,6 +465,13 @@ window.MathJax = {{
 <script>
 // Typeset first, then lay out: reveal measures the slides once maths has its size.
 function startDeck() {{
+  // A display formula wider than the slide is set smaller until it fits (not below 60 %).
+  document.querySelectorAll(".formula").forEach(function (box) {{
+    var size = 34;
+    while (box.scrollWidth > box.clientWidth + 1 && size > 20) {{
+      size -= 2; box.style.fontSize = size + "px";
+    }}
+  }});
   document.documentElement.classList.remove("typesetting");
   Reveal.initialize({{
     width: 1280, height: 720, margin: 0.04, center: false, hash: true, slideNumber: "c/t",
@@ -473,6 +485,24 @@ if (window.MathJax && window.MathJax.Hub) {{
 </script>
 </body></html>
 """
+
+
+#: Heights in px at 1280 x 720: the figure gets what the title, caption and ✓ lines leave.
+FIGURE_MAX, FIGURE_MIN = 540, 440
+CAPTION_LINE, CHECK_LINE, CHARS_PER_LINE = 34, 40, 80
+
+
+def figure_height(slide: Slide) -> int:
+    """The figure's height on its slide, so that the caption and ✓ lines still fit.
+
+    >>> figure_height(Slide("T", figure=("image/png", "", "")))
+    540
+    >>> figure_height(Slide("T", figure=("image/png", "", ""), checks=["✓ " + "x" * 100]))
+    460
+    """
+    lines = -(-len(slide.caption) // CHARS_PER_LINE) * CAPTION_LINE
+    lines += sum(-(-len(c) // CHARS_PER_LINE) * CHECK_LINE for c in slide.checks)
+    return max(FIGURE_MIN, FIGURE_MAX - lines)
 
 
 def _section(slide: Slide, lesson_label: str) -> str:
@@ -493,7 +523,9 @@ def _section(slide: Slide, lesson_label: str) -> str:
         mime, data, alt = slide.figure
         src = (f"data:{mime};base64,{data}" if mime != "image/svg+xml"
                else "data:image/svg+xml;base64," + base64.b64encode(data.encode()).decode())
-        parts.append(f'<img class="figure" src="{src}" alt="{html.escape(alt or slide.title)}">')
+        height = figure_height(slide)
+        parts.append(f'<img class="figure" src="{src}" style="height: {height}px" '
+                     f'alt="{html.escape(alt or slide.title)}">')
         if slide.caption:
             parts.append(f'<p class="caption">{html.escape(slide.caption)}</p>')
     if slide.checks:

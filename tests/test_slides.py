@@ -86,7 +86,8 @@ MEASURE = """() => {
   // Content that spills out without making the slide scroll (a wide formula).
   let right = 0, bottom = 0;
   for (const e of s.querySelectorAll('*')) {
-    if (e.closest('aside')) continue;
+    // Notes are not shown; MathJax's assistive MathML is clipped to nothing on purpose.
+    if (e.closest('aside, .MJX_Assistive_MathML, script')) continue;
     const r = e.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     right = Math.max(right, (r.right - box.left) / scale);
