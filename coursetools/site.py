@@ -177,8 +177,10 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None):
     cells as players (``players``; without them, their still figure with a caption),
     alt text on every image and no execution counts.
     """
+    # A player names its slider cell by index in the stored lesson: key it by cell id,
+    # which survives taking the Colab cell out.
+    by_cell = {nb.cells[p.cell].get("id", p.cell): p for p in players or []}
     nb = without_colab_cell(nb)  # the page's Colab button says how to open it there
-    by_cell = {p.cell: p for p in players or []}
     student = student_version(nb, stem)
     shown = static_outputs(nb)
     heading = ""
@@ -203,8 +205,9 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None):
                 alt = image_alt(data.get("text/plain", ""), heading)
                 cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alt}
             outputs.append(out)
-        if role == "widget" and index in by_cell:
-            player = player_html(by_cell[index], frames_url=FRAMES_URL, binder=binder_url(stem),
+        key = source.get("id", index)
+        if role == "widget" and key in by_cell:
+            player = player_html(by_cell[key], frames_url=FRAMES_URL, binder=binder_url(stem),
                                  colab=colab_url(f"{stem}.ipynb"), uid=f"pp-{stem[:2]}-{index}")
             outputs = [nbformat.v4.new_output("display_data", {"text/html": player})]
             cell.metadata.get("mystnb", {}).pop("image", None)
