@@ -627,15 +627,34 @@ def test_players_move_in_a_browser(site_dir, served, browser):
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(fresh, checked))
-    compared = 0
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    def pixels(png: bytes):
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+
+    compared, bytes_only = 0, []
     for path, rendered in results:
         for cell, pngs in rendered.items():
             manifest = by_cell[(path.stem, cell)].manifest
             for index, png in zip(checked[path][cell], pngs, strict=True):
                 shown = (site_dir / "_static" / "frames" / f"{manifest['frames'][index][0]}.png").read_bytes()
                 compared += 1
-                assert shown == png, f"{path.stem} cell {cell} frame {index}: not what the widget draws now"
+                if shown == png:
+                    continue
+                # Seen once (lesson 1's first player): the same pixels in other PNG bytes.
+                # The pixels are what the reader sees; such frames are listed, not hidden.
+                assert np.array_equal(pixels(shown), pixels(png)), (
+                    f"{path.stem} cell {cell} frame {index}: not what the widget draws now")
+                bytes_only.append(f"{path.stem} cell {cell} frame {index}")
     assert compared >= 3 * sum(len(c) for c in checked.values())
+    PLAYER_OUTPUT.mkdir(parents=True, exist_ok=True)
+    (PLAYER_OUTPUT / "byte-differences.txt").write_text(
+        f"{compared} frames compared with a fresh render; same pixels in other PNG bytes: "
+        f"{len(bytes_only)}\n" + "\n".join(bytes_only) + "\n")
+    assert len(bytes_only) <= compared // 10, f"many frames differ in their bytes: {bytes_only}"
 
 
 def test_player_budgets(site_dir, tmp_path):
