@@ -40,7 +40,9 @@ def test_code_licence_is_mit_and_names_its_holders() -> None:
     assert text.startswith("MIT License")
     assert "Copyright (c) 2026 The perceptron-course contributors" in text
     assert "<year>" not in text and "<copyright holders>" not in text
-    assert "MIT" in PYPROJECT["project"]["license"]["text"]
+    # PEP 639: an SPDX expression, with the licence file listed.
+    assert PYPROJECT["project"]["license"] == "MIT"
+    assert "LICENSE" in PYPROJECT["project"]["license-files"]
 
 
 def test_content_licence_is_the_full_cc_by_4_text_with_its_scope() -> None:
