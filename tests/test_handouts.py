@@ -236,8 +236,11 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
     assert all(facts["decoded"]), f"images not decoded: {facts['srcs']}"
     assert all(s.startswith("data:") for s in facts["srcs"]), "images must be embedded"
     assert facts["widgets"] == 0
+    from coursetools.colab import is_colab_cell
+
+    # The Colab cell is left out of the handouts (the README says how to open Colab).
     shown = [c for c in nb.cells if c.cell_type == "code" and c.source.strip()
-             and role(c) in ("lesson", "widget", "exercise")]
+             and role(c) in ("lesson", "widget", "exercise") and not is_colab_cell(c)]
     assert facts["inputs"] == len(shown), "lesson, widget and exercise code is shown, no other"
     # roles: check cells show their output line only, widgets a caption, no solutions
     checks = [c for c in nb.cells if role(c) == "check"]
