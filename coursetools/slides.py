@@ -45,6 +45,7 @@ from pathlib import Path
 import nbformat
 
 from coursetools._common import CourseToolsError, lesson_notebooks, repo_root, run_cli
+from coursetools.colab import is_colab_cell
 
 DEFAULT_OUT = "slides"
 #: Most words of text on one slide (a display formula counts as five).
@@ -78,10 +79,6 @@ def _role(cell) -> str:
         return "lesson"
 
 
-def _is_colab_cell(cell) -> bool:
-    return cell.cell_type == "code" and "google.colab" in cell.source or "coursetools.colab" in cell.source
-
-
 def _has_figure(cell) -> bool:
     return any(m in out.get("data", {}) for out in cell.get("outputs", []) for m in IMAGE_MIMES)
 
@@ -106,7 +103,7 @@ def slide_type(cell, *, after_exercises: bool) -> str:
         if match:
             return "subslide" if len(match.group(1)) >= 3 else "slide"
         return "notes"
-    if _is_colab_cell(cell):
+    if is_colab_cell(cell):
         return "skip"
     if role == "check":
         return "fragment"
