@@ -142,7 +142,25 @@ def test_course_settings_are_installed_by_every_install():
     assert "./course-settings" in (ROOT / "requirements.txt").read_text().split()
     project = tomllib.loads((COURSE_SETTINGS / "pyproject.toml").read_text())
     data_files = project["tool"]["setuptools"]["data-files"]
-    assert data_files == {"share/jupyter/lab/settings": ["overrides.json"]}, data_files
+    # What the install puts into the environment: the Lab settings, the server extension
+    # (save hook, nbgrader off for students), the page config hiding nbgrader's menus and
+    # the style-only extension; every listed file must exist in course-settings/.
+    expected = {
+        "share/jupyter/lab/settings": ["overrides.json"],
+        "etc/jupyter/jupyter_server_config.d": [
+            "jupyter-config/jupyter_server_config.d/perceptron_course_settings.json"
+        ],
+        "etc/jupyter/labconfig/page_config.d": [
+            "jupyter-config/labconfig/page_config.d/perceptron_course_settings.json"
+        ],
+        "share/jupyter/labextensions/perceptron-course-settings": ["labextension/package.json"],
+        "share/jupyter/labextensions/perceptron-course-settings/static": [
+            "labextension/static/remoteEntry.js"
+        ],
+    }
+    assert data_files == expected, data_files
+    missing = [f for files in data_files.values() for f in files if not (COURSE_SETTINGS / f).is_file()]
+    assert not missing, f"data files listed in course-settings/pyproject.toml but absent: {missing}"
 
 
 def test_course_settings_keep_widget_state_out_of_saves():

@@ -289,8 +289,19 @@ class Hub:
 
     @staticmethod
     def open_assignments(page) -> None:
-        page.click(".lm-MenuBar-itemLabel:text-is('Nbgrader')")
-        page.click(".lm-Menu-itemLabel:text-is('Assignment List')")
+        # A click on the menu bar right after a menu was closed (or while Lab is still
+        # laying out) can leave the menu shut: try again as a user would, a few times.
+        item = page.locator(".lm-Menu-itemLabel:text-is('Assignment List')")
+        for attempt in range(4):
+            page.keyboard.press("Escape")
+            page.click(".lm-MenuBar-itemLabel:text-is('Nbgrader')")
+            try:
+                item.wait_for(state="visible", timeout=5_000)
+            except Exception:  # noqa: BLE001 - playwright's TimeoutError; retried below
+                shot(page, f"menu-not-open-{attempt}")
+                continue
+            item.click()
+            break
         page.wait_for_selector("#released_assignments_list", timeout=TIMEOUT_MS)
 
 
