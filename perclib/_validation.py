@@ -8,9 +8,12 @@ wrong with it, because the people reading these errors are students.
 from __future__ import annotations
 
 import numbers
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+T = TypeVar("T", float, NDArray[np.float64])
 
 
 def reject_complex(value: ArrayLike, name: str, what: str) -> None:
@@ -287,6 +290,26 @@ def unit_scaled(A: NDArray[np.float64]) -> NDArray[np.float64]:
     [0.75, -0.25]
     """
     return np.ldexp(A, -exponent(A))
+
+
+def refuse_overflow(value: T, what: str, name: str = "X") -> T:
+    """``value`` if every entry is finite; otherwise a ValueError that says what to do.
+
+    For answers in the data's units (norms, margins, bounds) of data near float64's
+    maximum: the true value exists but is not a float64, and inf or nan would be a
+    silently wrong answer.
+
+    Examples
+    --------
+    >>> refuse_overflow(2.5, "the radius")
+    2.5
+    """
+    if not np.all(np.isfinite(value)):
+        raise ValueError(
+            f"{name}: {what} is beyond float64's range (about 1.8e308); divide {name} by "
+            "a power of two such as 2**64 (exact) and scale the answer back"
+        )
+    return value
 
 
 def norm(v: NDArray[np.float64]) -> float:

@@ -463,6 +463,9 @@ def dependent_subsets(
         task=f"dependent_subsets of size {size} among {P} patterns (binom({P}, {size}))",
     )
     H = _homogeneous(X, threshold)
+    # Each row scaled by a power of two first (exact, and dependence does not see a
+    # row's length): rows near 1e308 would otherwise get norm inf and become zero.
+    H = np.ldexp(H, -np.frexp(np.max(np.abs(H), axis=1))[1][:, None])
     norms = row_norms(H)
     H = H / np.where(norms > 0, norms, 1.0)[:, None]
     combos = itertools.combinations(range(P), size)

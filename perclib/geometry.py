@@ -36,6 +36,7 @@ from perclib._validation import (
     as_positive_float,
     as_real,
     as_weights,
+    refuse_overflow,
     reject_complex,
 )
 
@@ -376,7 +377,8 @@ def pattern_margins(
     if xmax == 0:
         return y * b_hat
     with np.errstate(over="ignore"):
-        return y * ((X / xmax) @ w_hat + b_hat / xmax) * xmax
+        margins = y * ((X / xmax) @ w_hat + b_hat / xmax) * xmax
+    return refuse_overflow(margins, "a pattern's distance to the hyperplane")
 
 
 def margin(w: ArrayLike, X: ArrayLike, y: ArrayLike, *, b: float = 0.0) -> float:
@@ -949,6 +951,7 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
     Xs, scale = _normalised(X)
     if scale == 0:
         raise ValueError("the data are not linearly separable: every pattern is at the origin")
+    refuse_overflow(scale, "the largest pattern norm (the scale of the margin)")
     sol = _solve_max_margin(X, y, Xs, threshold)
     if sol is None:
         raise not_separable
@@ -966,9 +969,9 @@ def max_margin(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> MaxMar
     alpha = np.zeros(P)
     with np.errstate(over="ignore", under="ignore"):  # see Returns: alpha ~ 1 / R^2
         alpha[W] = np.maximum(lam, 0.0) / scale / scale
-    return MaxMarginResult(
-        w=w_unit, b=b_hat * scale, gamma=gamma_s * scale, support=support, alpha=alpha
-    )
+    gamma = refuse_overflow(gamma_s * scale, "the margin")
+    b = refuse_overflow(b_hat * scale, "the threshold b")
+    return MaxMarginResult(w=w_unit, b=b, gamma=gamma, support=support, alpha=alpha)
 
 
 # ---------------------------------------------------------------------------

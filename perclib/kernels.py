@@ -141,6 +141,21 @@ def _checked(G: NDArray[np.float64], what: str) -> NDArray[np.float64]:
     return G
 
 
+def _comb_capped(n: int, k: int, cap: int) -> int | None:
+    """``comb(n, k)``, or None as soon as it is known to exceed ``cap``.
+
+    ``math.comb`` of a huge pair takes minutes before any size check could refuse it;
+    the running product ``comb(n - k + i, i)`` grows with ``i``, so it stops early.
+    """
+    k = min(k, n - k)
+    value = 1
+    for i in range(1, k + 1):
+        value = value * (n - k + i) // i
+        if value > cap:
+            return None
+    return value
+
+
 def polynomial_features(
     X: ArrayLike, *, degree: int = 2, coef0: float = 1.0, gamma: float = 1.0
 ) -> NDArray[np.float64]:
@@ -185,11 +200,11 @@ def polynomial_features(
         raise ValueError(f"coef0 must be >= 0 for a real feature map, got {coef0}")
     P, N = X.shape
     # Variable 0 stands for the constant (sqrt(coef0)); 1..N for the inputs.
-    count = math.comb(N + degree, degree)
-    if count > _MAX_FEATURES:
+    count = _comb_capped(N + degree, degree, _MAX_FEATURES)
+    if count is None:
         raise ValueError(
-            f"degree {degree} in {N} dimensions has {count} features (limit {_MAX_FEATURES}); "
-            "use the kernel instead"
+            f"degree {degree} in {N} dimensions has more than {_MAX_FEATURES:,} features; "
+            "use a lower degree, fewer dimensions or the kernel instead"
         )
     e = exponent(X)
     if abs(e) * degree > 1000:  # monomials of degree `degree` leave float64

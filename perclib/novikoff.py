@@ -33,7 +33,9 @@ from perclib._validation import (
     as_patterns,
     as_positive_float,
     as_weights,
+    exponent,
     norm,
+    refuse_overflow,
     row_norms,
     unit_scaled,
 )
@@ -77,7 +79,7 @@ def radius(X: ArrayLike, *, threshold: bool = False) -> float:
     if not isinstance(threshold, bool | np.bool_):
         raise TypeError(f"threshold must be True or False, got {threshold!r}")
     top = float(np.max(row_norms(as_patterns(X))))  # no overflow for patterns of 1e200
-    return math.hypot(1.0, top) if threshold else top
+    return refuse_overflow(math.hypot(1.0, top) if threshold else top, "the radius R")
 
 
 def separator_margin(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> float:
@@ -97,7 +99,12 @@ def separator_margin(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: boo
     """
     Z = _homogeneous(X, threshold)
     y = as_labels(y, Z.shape[0])
-    return float(np.min(y * (Z @ _unit(u, Z.shape[1]))))
+    u = _unit(u, Z.shape[1])
+    # Z scaled by a power of two (exact) so that the products cannot overflow.
+    e = exponent(Z)
+    with np.errstate(over="ignore"):
+        gamma = float(np.ldexp(np.min(y * (np.ldexp(Z, -e) @ u)), e))
+    return refuse_overflow(gamma, "the margin gamma")
 
 
 def mistake_bound(
@@ -171,7 +178,7 @@ def mistake_bound(
     if not isinstance(sharp, bool | np.bool_):
         raise TypeError(f"sharp must be True or False, got {sharp!r}")
     eta = as_positive_float(eta, "eta")
-    B = (radius(X, threshold=threshold) / gamma) ** 2
+    B = refuse_overflow((radius(X, threshold=threshold) / gamma) ** 2, "the bound R^2 / gamma^2")
     if w0 is None:
         return B
     dim = _homogeneous(X, threshold).shape[1]

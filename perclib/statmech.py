@@ -29,13 +29,25 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.optimize import brentq, minimize_scalar
 from scipy.special import ndtr
 
-from perclib._validation import as_count, as_float_array, as_rng, as_weights, unit_scaled
+from perclib._validation import (
+    as_count,
+    as_float_array,
+    as_limit,
+    as_rng,
+    as_weights,
+    refuse_work,
+    unit_scaled,
+)
 from perclib.geometry import MarginResolutionError, max_margin
 from perclib.train.perceptron import perceptron
 
 RULES = ("hebb", "perceptron", "max_margin")
 #: Largest number of pattern entries (alpha_max N * N) a simulation draws at once.
 MAX_SIMULATION_ENTRIES = 10**8
+#: Default limit on a simulation's estimated work, in multiply-adds (sum of P N per
+#: Hebb student, P N**2 per perceptron or max-margin solve): 10**10 is about half a
+#: minute on one core (the stored tables of lesson 8 need 2.5e9).
+MAX_SIMULATION_WORK = 10**10
 
 try:  # BLAS threads only fight over shared cores on these small problems
     from threadpoolctl import threadpool_limits as _limit_threads
@@ -458,6 +470,15 @@ def _as_alphas(alphas: ArrayLike, N: int) -> NDArray[np.float64]:
     return a
 
 
+def _refuse_simulation(
+    sizes: NDArray[np.int_], N: int, repeats: int, rule: str, max_work: int | None, task: str
+) -> None:
+    # Memory is bounded by MAX_SIMULATION_ENTRIES; this bounds time, before any work.
+    per_entry = 1 if rule == "hebb" else N
+    work = repeats * int(sizes.sum()) * N * per_entry
+    refuse_work(work, as_limit(max_work, "max_work"), task=task, unit="multiply-adds")
+
+
 def _as_rule(rule: object) -> str:
     if rule not in RULES:
         raise ValueError(f"rule must be one of {RULES}, got {rule!r}")
@@ -508,7 +529,13 @@ def _student(rule: str, X: NDArray[np.float64], y: NDArray[np.float64]) -> NDArr
 
 
 def learning_curve(
-    alphas: ArrayLike, N: int, *, rule: str = "hebb", n_runs: int = 10, rng: object = None
+    alphas: ArrayLike,
+    N: int,
+    *,
+    rule: str = "hebb",
+    n_runs: int = 10,
+    rng: object = None,
+    max_work: int | None = MAX_SIMULATION_WORK,
 ) -> LearningCurve:
     """Teacher-student simulation: generalisation error against ``alpha = P / N``.
 
@@ -533,6 +560,10 @@ def learning_curve(
         Independent runs (teachers and data sets) to average over; >= 2 gives
         standard errors.
     rng : None, int or numpy.random.Generator
+    max_work : int or None, default 10**10
+        Refuse, before any work, a simulation estimated to need more multiply-adds
+        (``n_runs`` times the sum over alphas of ``P N``, times ``N`` for the
+        perceptron and max-margin rules); None lifts the limit.
 
     Returns
     -------
@@ -550,6 +581,8 @@ def learning_curve(
     n_runs = as_count(n_runs, "n_runs", 1)
     gen = as_rng(rng)
     sizes = np.round(a * N).astype(int)
+    _refuse_simulation(sizes, N, n_runs, rule, max_work,
+                       task=f"learning_curve(N={N}, rule={rule!r}, n_runs={n_runs})")
     errors = np.empty((a.size, n_runs))
     with _one_blas_thread():
         for r in range(n_runs):
@@ -615,7 +648,12 @@ def _best_stability(X: NDArray[np.float64], y: NDArray[np.float64]) -> float:
 
 
 def capacity_sample(
-    alphas: ArrayLike, N: int, *, n_samples: int = 50, rng: object = None
+    alphas: ArrayLike,
+    N: int,
+    *,
+    n_samples: int = 50,
+    rng: object = None,
+    max_work: int | None = MAX_SIMULATION_WORK,
 ) -> CapacitySample:
     """Monte Carlo of Gardner's capacity: best stabilities of random labellings.
 
@@ -627,7 +665,10 @@ def capacity_sample(
     :func:`perclib.max_margin` (``-inf`` if no separator exists). The fraction
     storable at stability ``kappa`` is then read off for any ``kappa``
     (:meth:`CapacitySample.fraction`), without solving anything again. As ``N``
-    grows it tends to 1 below ``gardner_capacity(kappa)`` and to 0 above.
+    grows it tends to 1 below ``gardner_capacity(kappa)`` and to 0 above. A sample
+    estimated to need more than ``max_work`` multiply-adds (``n_samples`` times the
+    sum over alphas of ``P N**2``; default 10**10, about half a minute) is refused
+    before any work; ``max_work=None`` lifts the limit.
 
     Examples
     --------
@@ -641,6 +682,8 @@ def capacity_sample(
     gen = as_rng(rng)
     margins = np.empty((a.size, n_samples))
     sizes = np.round(a * N).astype(int)
+    _refuse_simulation(sizes, N, n_samples, "max_margin", max_work,
+                       task=f"capacity_sample(N={N}, n_samples={n_samples})")
     with _one_blas_thread():
         for s in range(n_samples):
             X = gen.standard_normal((int(sizes.max()), N))
