@@ -630,39 +630,17 @@ def test_players_move_in_a_browser(site_dir, served, browser):
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(fresh, checked))
-    import io
-
-    import numpy as np
-    from PIL import Image
-
-    def pixels(png: bytes):
-        return np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
-
-    compared, bytes_only = 0, []
+    compared, differing = 0, []
     for path, rendered in results:
         for cell, pngs in rendered.items():
             manifest = by_cell[(path.stem, cell)].manifest
             for index, png in zip(checked[path][cell], pngs, strict=True):
                 shown = (site_dir / "_static" / "frames" / f"{manifest['frames'][index][0]}.png").read_bytes()
                 compared += 1
-                if shown == png:
-                    continue
-                # Seen on lesson 1's first player only: other PNG bytes, and once a few
-                # pixels, against a fresh render (cause not found: see the closing note of
-                # this round). Such frames are listed, not hidden, and must stay rare and tiny.
-                a, b = pixels(shown), pixels(png)
-                assert a.shape == b.shape, f"{path.stem} cell {cell} frame {index}: other size"
-                differing = int(np.any(a != b, axis=-1).sum())
-                assert differing <= a.shape[0] * a.shape[1] // 200, (
-                    f"{path.stem} cell {cell} frame {index}: not what the widget draws now "
-                    f"({differing} pixels differ)")
-                bytes_only.append(f"{path.stem} cell {cell} frame {index}: {differing} pixels differ")
+                if shown != png:  # byte for byte: a frame may not depend on the moves before it
+                    differing.append(f"{path.stem} cell {cell} frame {index}")
     assert compared >= 3 * sum(len(c) for c in checked.values())
-    PLAYER_OUTPUT.mkdir(parents=True, exist_ok=True)
-    (PLAYER_OUTPUT / "byte-differences.txt").write_text(
-        f"{compared} frames compared with a fresh render; not byte-identical: "
-        f"{len(bytes_only)}\n" + "\n".join(bytes_only) + "\n")
-    assert len(bytes_only) <= compared // 10, f"many frames differ in their bytes: {bytes_only}"
+    assert not differing, f"frames that are not what the widget draws now: {differing}"
 
 
 def test_player_budgets(site_dir, tmp_path):

@@ -39,6 +39,7 @@ from typing import Any
 import ipywidgets as widgets
 from matplotlib.artist import Artist
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 from PIL import Image
 
 from perclib.stable_canvas import StableCanvas
@@ -393,7 +394,12 @@ class SliderFigure:
             if self._freeze_layout and self.figure.get_layout_engine() is not None:
                 self.figure.set_layout_engine("none")  # keep the positions just computed
             if self._moving:
-                self._background = self._canvas.copy_from_bbox(self.figure.bbox)
+                # The whole canvas in whole pixels: figure.bbox can be 459.99999 px high,
+                # and then the copy misses the top row, where an arrow that leaves the
+                # axes once leaves pixels for every later frame (frames then depend on
+                # the order of the slider moves).
+                width, height = self._canvas.get_width_height()
+                self._background = self._canvas.copy_from_bbox(Bbox.from_bounds(0, 0, width, height))
         else:
             self._canvas.restore_region(self._background)
         for artist in self._moving:
