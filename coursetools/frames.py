@@ -41,7 +41,6 @@ import contextlib
 import hashlib
 import html
 import inspect
-import io
 import itertools
 import json
 import math
@@ -445,34 +444,24 @@ def _render_lesson(path: Path, todo: list[tuple[int, str, dict[str, Any], str]],
 
 
 def check_first_frame(player: Player, stored: bytes, frames_dir: Path, log: list[str]) -> None:
-    """Make the player's first frame the lesson's stored figure; fail loudly if it is not.
+    """Check that the player's first frame is the lesson's stored figure, byte for byte.
 
-    The frame rendered at the lesson's values must show the stored figure's pixels
-    (else the lesson is stale). If only the PNG bytes differ (seen once, on lesson 1's
-    first slider after the grid was rendered: same pixels, other PNG filters; cause not
-    found), the stored bytes become the first frame, and the build says so.
+    The frame rendered at the lesson's values (after the whole grid was swept) must be
+    the stored PNG; anything else means the lesson is stale or a frame depends on the
+    moves before it, and the build stops.
     """
-    from PIL import Image, ImageChops
-
     m = player.manifest
     first = _first_index(m)
     frame = (frames_dir / f"{m['frames'][first][0]}.png").read_bytes()
     if frame == stored:
         return
     raw = base64.b64decode(m["first"]["png"])
-    a, b = (Image.open(io.BytesIO(x)).convert("RGBA") for x in (frame, stored))
-    if raw != stored or a.size != b.size or ImageChops.difference(a, b).getbbox() is not None:
-        why = ("the lesson's cell draws it differently now" if raw != stored
-               else "moving the sliders and back changes the picture")
-        raise CourseToolsError(
-            f"{player.key} (cell {player.cell}): the frame at the lesson's values is not the stored "
-            f"figure ({why}): the lesson is stale, re-store it with python -m coursetools.run"
-        )
-    sha = hashlib.sha256(stored).hexdigest()[:32]
-    _write_atomic(frames_dir / f"{sha}.png", stored)
-    m["frames"][first] = [sha, *m["frames"][first][1:]]
-    log.append(f"  {player.key}: first frame has the stored figure's pixels in other PNG bytes; "
-               "the stored bytes are used")
+    why = ("the lesson's cell draws it differently now" if raw != stored
+           else "moving the sliders and back changes the picture")
+    raise CourseToolsError(
+        f"{player.key} (cell {player.cell}): the frame at the lesson's values is not the stored "
+        f"figure ({why}); if the lesson is stale, re-store it with python -m coursetools.run"
+    )
 
 
 def _first_index(manifest: dict[str, Any]) -> int:

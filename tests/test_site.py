@@ -670,3 +670,23 @@ def test_frames_docstring_examples_run():
 
     failures, tried = doctest.testmod(coursetools.frames)
     assert tried > 0 and failures == 0
+
+
+def test_a_first_frame_that_is_not_the_stored_figure_stops_the_build(tmp_path):
+    """Byte for byte: the player's first frame is the lesson's stored PNG or no site."""
+    import base64
+
+    from coursetools import CourseToolsError
+    from coursetools.frames import Player, check_first_frame
+
+    (tmp_path / "aaa.png").write_bytes(b"frame bytes")
+    manifest = {"controls": [{"values": [0, 1], "start": 1}],
+                "frames": [["zzz", "", ""], ["aaa", "", ""]],
+                "first": {"png": base64.b64encode(b"stored bytes").decode()}}
+    player = Player("01_x", 3, "01_x:build_demo", manifest, False)
+    check_first_frame(player, b"frame bytes", tmp_path, [])  # the same bytes: accepted
+    with pytest.raises(CourseToolsError, match="not the stored figure.*draws it differently"):
+        check_first_frame(player, b"stored bytes!", tmp_path, [])
+    manifest["first"]["png"] = base64.b64encode(b"stored bytes!").decode()
+    with pytest.raises(CourseToolsError, match="moving the sliders and back"):
+        check_first_frame(player, b"stored bytes!", tmp_path, [])
