@@ -216,8 +216,21 @@ def update_patterns(
     >>> update_patterns(arts, [[0, 0]], [-1]); arts[1].get_offsets().shape
     (1, 2)
     """
-    X = np.asarray(X, dtype=float)[:, :2]
+    X = np.asarray(X, dtype=float)
     y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] < 2:
+        raise ValueError(f"X must hold points in the plane, shape (P, 2); got shape {X.shape}")
+    X = X[:, :2]
+    if y.shape != (len(X),):
+        raise ValueError(f"y must hold one label per point ({len(X)}), got shape {y.shape}")
+    # Cheap checks (this runs on every slider move): a NaN point or a 0 label would
+    # silently vanish from the picture.
+    if not np.isfinite(X).all():
+        raise ValueError("X contains NaN or inf: such points cannot be drawn")
+    if not ((y == 1) | (y == -1)).all():
+        raise ValueError(
+            f"y must hold labels -1/+1 (perclib.to_pm1 converts 0/1), got {sorted(set(y.tolist()))}"
+        )
     pos, neg = artists
     pos.set_offsets(X[y > 0] if np.any(y > 0) else _NO_POINTS)
     neg.set_offsets(X[y < 0] if np.any(y < 0) else _NO_POINTS)

@@ -189,6 +189,26 @@ def _on_step_grid(control: widgets.Widget) -> None:
             control.value = min(max(snapped, control.min), control.max)
 
 
+def start_value(value: object, name: str, lo: float, hi: float) -> float:
+    """A slider's start value, checked: a real number in the slider's range ``[lo, hi]``.
+
+    ipywidgets would clamp an out-of-range start silently and fail on NaN with "cannot
+    convert float NaN to integer"; a student should instead read which argument is wrong.
+
+    Examples
+    --------
+    >>> start_value(30, "angle", -180.0, 180.0)
+    30.0
+    """
+    from perclib._validation import as_real
+
+    number = as_real(value, name)  # TypeError for non-numbers, ValueError for NaN/inf
+    if not lo <= number <= hi:
+        wanted = f">= {lo:g}" if math.isinf(hi) else f"between {lo:g} and {hi:g} (the slider's range)"
+        raise ValueError(f"{name} must be {wanted}, got {number:g}")
+    return number
+
+
 class LiveOutput:
     """One ordinary notebook output that a slider callback rewrites in place.
 

@@ -424,6 +424,7 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
     >>> sorted(demo.controls)
     ['margin']
     """
+    seed = as_count(seed, "seed", 0)
     P = as_count(P, "P", 1)
     N = as_count(N, "N", 2)
     grid = np.round(np.arange(0.02, 0.6001, 0.02), 2)

@@ -40,7 +40,7 @@ from perclib.plotting import (
     new_figure,
     setup_plane,
 )
-from perclib.widgets.base import SliderFigure
+from perclib.widgets.base import SliderFigure, start_value
 
 #: Relative tolerance for a collinear triple, the same rule as ``perclib.in_general_position``.
 COLLINEAR_TOL = 1e-9
@@ -192,6 +192,12 @@ def _draw_key(fig: Figure) -> None:
                handlelength=1.6, handletextpad=0.4, columnspacing=1.4)
 
 
+def _start_point(point: object, name: str, lo: float, hi: float) -> tuple[float, float]:
+    if isinstance(point, str | bytes) or np.ndim(point) != 1 or np.size(point) != 2:
+        raise ValueError(f"{name} must be a point (x, y), got {point!r}")
+    return tuple(start_value(v, name, lo, hi) for v in point)  # type: ignore[return-value]
+
+
 def build_point_mover(
     c: tuple[float, float] = (0.0, 2.0), d: tuple[float, float] = (2.0, 2.0)
 ) -> SliderFigure:
@@ -215,6 +221,8 @@ def build_point_mover(
     >>> "12 of 16" in demo.status.value
     True
     """
+    lo, hi = _LIMITS[0] + 0.5, _LIMITS[1] - 0.5  # the sliders' range
+    c, d = (_start_point(p, name, lo, hi) for p, name in ((c, "c"), (d, "d")))
     fig, (ax, bx) = new_figure(2, width=3.6, height=3.6)
     setup_plane(ax, _LIMITS)
     ax.set_xticks([-1.0, 0.0, 1.0, 2.0, 3.0])  # fixed ticks: the locator need not run per frame

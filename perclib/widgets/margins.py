@@ -15,6 +15,7 @@ from matplotlib.patches import Polygon
 from matplotlib.ticker import NullLocator
 from numpy.typing import NDArray
 
+from perclib._validation import as_count
 from perclib.data import teacher_data
 from perclib.geometry import admissible_arc, direction_margins, max_margin
 from perclib.plotting import (
@@ -42,7 +43,7 @@ from perclib.train.large_margin import (
     minover,
 )
 from perclib.train.perceptron import perceptron
-from perclib.widgets.base import SliderFigure
+from perclib.widgets.base import SliderFigure, start_value
 
 _FAR = 20.0  # length of the rays drawn for lines through the origin (clipped by the axes)
 _NO_POLYGON = np.zeros((1, 2))
@@ -103,6 +104,9 @@ def build_margin_family(
     >>> "empty" in demo.status.value
     True
     """
+    angle = start_value(angle, "angle", -180.0, 180.0)
+    seed = as_count(seed, "seed", 0)
+    teacher_margin = start_value(teacher_margin, "teacher_margin", 0.0, float("inf"))
     data = teacher_data(P, 2, margin=teacher_margin, rng=seed)
     X, y = data.X, data.y
     best = max_margin(X, y)
@@ -266,6 +270,8 @@ def build_margin_training(
     >>> "AdaTron" in demo.status.value
     True
     """
+    seed = as_count(seed, "seed", 0)
+    teacher_margin = start_value(teacher_margin, "teacher_margin", 0.0, float("inf"))
     data = teacher_data(P, 2, margin=teacher_margin, rng=seed)
     X, y = data.X, data.y
     best = max_margin(X, y)

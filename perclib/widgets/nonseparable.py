@@ -23,6 +23,7 @@ from contourpy import contour_generator
 from matplotlib.colors import ListedColormap
 from numpy.typing import NDArray
 
+from perclib._validation import as_count
 from perclib.data import teacher_data
 from perclib.plotting import (
     ACCENT_COLOR,
@@ -135,6 +136,9 @@ def build_noise_comparison(*, P: int = 60, seeds: int = 8, epochs: int = 20) -> 
     >>> sorted(demo.controls)
     ['noise']
     """
+    P = as_count(P, "P", 2)
+    seeds = as_count(seeds, "seeds", 1)
+    epochs = as_count(epochs, "epochs", 1)
     noises = np.round(np.arange(0.0, 0.3001, 0.05), 2)
     sweep = noise_sweep(noises, P=P, N=2, seeds=seeds, epochs=epochs, n_test=1000)
     mean = sweep.mean(axis=1)
@@ -264,6 +268,8 @@ def build_kernel_boundary(*, P: int = 80, seed: int = 3) -> SliderFigure:
     >>> sorted(demo.controls)
     ['data', 'degree', 'width']
     """
+    P = as_count(P, "P", 4)
+    seed = as_count(seed, "seed", 0)
     data = kernel_datasets(P, seed)
     degrees = list(range(1, 7))
     widths = np.round(np.arange(0.1, 2.001, 0.1), 2)

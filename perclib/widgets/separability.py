@@ -35,7 +35,7 @@ from perclib.plotting import (
     update_line,
     update_patterns,
 )
-from perclib.widgets.base import SliderFigure
+from perclib.widgets.base import SliderFigure, start_value
 
 #: Names of the 16 Boolean functions of two inputs, by their number ``k`` in the
 #: convention of :func:`perclib.boolean_function`: bit ``i`` of ``k`` is the output
@@ -203,6 +203,8 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
     >>> "4 of 4" in demo.status.value
     True
     """
+    angle = start_value(angle, "angle", -180.0, 180.0)
+    theta = start_value(theta, "theta", -1.5, 2.5)
     if function not in TWO_INPUT_NAMES:
         raise ValueError(f"function must be an integer 0..15, got {function!r}")
     X = boolean_cube(2)

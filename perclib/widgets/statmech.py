@@ -25,7 +25,7 @@ from perclib.statmech import (
     learning_curve,
 )
 from perclib.statmech_tables import stored_or_computed
-from perclib.widgets.base import SliderFigure
+from perclib.widgets.base import SliderFigure, start_value
 
 _N_COLORS = ("#56B4E9", POSITIVE_COLOR, "#000000", "#7f7f7f")  # light to dark: small to large N
 
@@ -61,6 +61,7 @@ def build_capacity_explorer(
     >>> "2.000" in demo.status.value
     True
     """
+    kappa = start_value(kappa, "kappa", 0.0, 1.2)
     if samples is None:
         alphas = np.arange(0.2, 2.61, 0.2)
         samples = [capacity_sample(alphas, N, n_samples=20, rng=N) for N in (20, 40)]
@@ -175,6 +176,7 @@ def build_learning_explorer(
     >>> "α = 10" in demo.status.value
     True
     """
+    alpha = start_value(alpha, "alpha", 0.25, 50.0)
     if curves is None:
         grid = [0.5, 1.0, 2.0, 4.0, 8.0]
         curves = [learning_curve(grid, 40, rule=r, n_runs=3, rng=1) for r in ("hebb", "max_margin")]

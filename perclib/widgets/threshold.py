@@ -43,7 +43,7 @@ from perclib.plotting import (
     update_patterns,
 )
 from perclib.units import augment_weights, threshold_unit
-from perclib.widgets.base import SliderFigure
+from perclib.widgets.base import SliderFigure, start_value
 
 Limits = tuple[float, float, float, float]
 
@@ -399,6 +399,9 @@ def build_threshold_demo(
     >>> "fires (+1) on <b>0</b>" in demo.status.value
     True
     """
+    angle = start_value(angle, "angle", -180.0, 180.0)
+    theta = start_value(theta, "theta", -3.0, 3.0)
+    norm = start_value(norm, "norm", 0.0, 2.0)
     if X is None:
         X, default_target = default_unit_data()
         target = default_target if target is None else target
@@ -557,6 +560,8 @@ def build_bias_trick_demo(
     >>> demo.n_redraws
     2
     """
+    angle = start_value(angle, "angle", -180.0, 180.0)
+    theta = start_value(theta, "theta", -2.0, 2.0)
     if X is None:
         X, _ = default_unit_data(14, rng=7)
         X = np.clip(X, -1.9, 1.9)
