@@ -439,13 +439,14 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
 
     fig, (ax, bx) = new_figure(2, width=4.3, height=3.9)
     setup_plane(ax, _plane_limits(np.vstack(views)))
-    ax.set_xlabel("$u \\cdot x$ (signed distance to the teacher's hyperplane)", fontsize=8)
-    ax.set_ylabel("$v \\cdot x$ (a direction inside it)", fontsize=8)
+    ax.set_xlabel("$u \\cdot x$ (signed distance to the teacher's plane)", fontsize=FONT_SIZES["ticks"])
+    ax.set_ylabel("$v \\cdot x$ (a direction inside it)", fontsize=FONT_SIZES["ticks"])
     points = plot_patterns(ax, views[0], sweep["y"][0])
     decision_line(ax, [1.0, 0.0], color=MARGIN_COLOR, lw=1.2, label="teacher $u \\cdot x = 0$")
     bands = margin_lines(ax, [1.0, 0.0], 0.0, float(grid[0]))
-    legend(ax, fontsize=8)
-    ax.set_title("no pattern inside the band $|u \\cdot x| < \\gamma$", fontsize=9)
+    # Legends at text size (issue 32: they were too small to read at a glance).
+    legend(ax, fontsize=FONT_SIZES["label"])
+    ax.set_title("no pattern inside the band $|u \\cdot x| < \\gamma$", fontsize=FONT_SIZES["title"])
 
     bx.semilogy(sweep["margin"], sweep["bound"], color=ACCENT_COLOR, lw=1.6, label="bound $R^2/\\gamma^2$")
     bx.semilogy(sweep["margin"], np.maximum(sweep["mistakes"], 1), "o-", color=NORMAL_COLOR, ms=3.5,
@@ -454,8 +455,8 @@ def build_margin_explorer(*, P: int = 100, N: int = 10, seed: int = 0) -> Slider
     (dots,) = bx.plot([], [], "o", ms=9, mfc="none", mec=HIGHLIGHT_COLOR, mew=1.8)
     bx.set_xlabel("teacher margin $\\gamma$")
     bx.set_ylabel("updates")
-    bx.legend(loc="upper right", fontsize=8, framealpha=0.9)
-    bx.set_title(f"P = {P} patterns in N = {N} dimensions", fontsize=9)
+    bx.legend(loc="upper right", fontsize=FONT_SIZES["label"], framealpha=0.9)
+    bx.set_title(f"P = {P} patterns in N = {N} dimensions", fontsize=FONT_SIZES["title"])
 
     def redraw(values: dict[str, Any]) -> str:
         # Snap to the precomputed grid (a slider may deliver any value in range).
