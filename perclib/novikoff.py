@@ -101,9 +101,8 @@ def separator_margin(u: ArrayLike, X: ArrayLike, y: ArrayLike, *, threshold: boo
     y = as_labels(y, Z.shape[0])
     u = _unit(u, Z.shape[1])
     # Z scaled by a power of two (exact) so that the products cannot overflow.
-    e = exponent(Z)
     with np.errstate(over="ignore"):
-        gamma = float(np.ldexp(np.min(y * (np.ldexp(Z, -e) @ u)), e))
+        gamma = float(np.ldexp(np.min(y * (unit_scaled(Z) @ u)), exponent(Z)))
     return refuse_overflow(gamma, "the margin gamma")
 
 

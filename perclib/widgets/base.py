@@ -209,6 +209,21 @@ def start_value(value: object, name: str, lo: float, hi: float) -> float:
     return number
 
 
+def checked_float_slider(
+    name: str, value: object, lo: float, hi: float, **kwargs: Any
+) -> widgets.FloatSlider:
+    """A FloatSlider on ``[lo, hi]`` whose start ``value`` is checked by :func:`start_value`.
+
+    The range is written once: the check and the slider cannot disagree.
+
+    Examples
+    --------
+    >>> checked_float_slider("theta", 0.5, -1.0, 1.0, step=0.05).max
+    1.0
+    """
+    return widgets.FloatSlider(value=start_value(value, name, lo, hi), min=lo, max=hi, **kwargs)
+
+
 class LiveOutput:
     """One ordinary notebook output that a slider callback rewrites in place.
 

@@ -43,7 +43,7 @@ from perclib.train.large_margin import (
     minover,
 )
 from perclib.train.perceptron import perceptron
-from perclib.widgets.base import SliderFigure, start_value
+from perclib.widgets.base import SliderFigure, checked_float_slider, start_value
 
 _FAR = 20.0  # length of the rays drawn for lines through the origin (clipped by the axes)
 _NO_POLYGON = np.zeros((1, 2))
@@ -104,7 +104,6 @@ def build_margin_family(
     >>> "empty" in demo.status.value
     True
     """
-    angle = start_value(angle, "angle", -180.0, 180.0)
     seed = as_count(seed, "seed", 0)
     teacher_margin = start_value(teacher_margin, "teacher_margin", 0.0, float("inf"))
     data = teacher_data(P, 2, margin=teacher_margin, rng=seed)
@@ -169,8 +168,8 @@ def build_margin_family(
             value=round(0.5 * g_max, 3), min=0.0, max=round(1.15 * g_max, 3), step=round(g_max / 200, 4),
             description="γ", readout_format=".3f", continuous_update=True,
         ),
-        "angle": widgets.FloatSlider(
-            value=float(angle), min=-180.0, max=180.0, step=1.0, description="w angle (°)",
+        "angle": checked_float_slider(
+            "angle", angle, -180.0, 180.0, step=1.0, description="w angle (°)",
             readout_format=".0f", continuous_update=True,
         ),
     }

@@ -35,7 +35,7 @@ from perclib.plotting import (
     update_line,
     update_patterns,
 )
-from perclib.widgets.base import SliderFigure, start_value
+from perclib.widgets.base import SliderFigure, checked_float_slider
 
 #: Names of the 16 Boolean functions of two inputs, by their number ``k`` in the
 #: convention of :func:`perclib.boolean_function`: bit ``i`` of ``k`` is the output
@@ -203,12 +203,20 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
     >>> "4 of 4" in demo.status.value
     True
     """
-    angle = start_value(angle, "angle", -180.0, 180.0)
-    theta = start_value(theta, "theta", -1.5, 2.5)
     if function not in TWO_INPUT_NAMES:
         raise ValueError(f"function must be an integer 0..15, got {function!r}")
     X = boolean_cube(2)
     best = best_line_scores(2)
+    # The controls first: they check the start values (angle, theta) before any drawing.
+    controls = {
+        "function": widgets.Dropdown(
+            options=[(function_label(k), k) for k in range(16)], value=function, description="function"
+        ),
+        "angle": checked_float_slider(
+            "angle", angle, -180.0, 180.0, step=1.0, description="angle of w", continuous_update=True
+        ),
+        "theta": checked_float_slider("theta", theta, -1.5, 2.5, step=0.05, description="theta"),
+    }
 
     fig, (ax,) = new_figure(width=5.2, height=4.7)
     setup_plane(ax, _LIMITS)
@@ -225,15 +233,6 @@ def build_boolean_separator(function: int = 6, angle: float = 45.0, theta: float
     ax.set_xticks([0.0, 1.0])
     ax.set_yticks([0.0, 1.0])
 
-    controls = {
-        "function": widgets.Dropdown(
-            options=[(function_label(k), k) for k in range(16)], value=function, description="function"
-        ),
-        "angle": widgets.FloatSlider(
-            value=angle, min=-180.0, max=180.0, step=1.0, description="angle of w", continuous_update=True
-        ),
-        "theta": widgets.FloatSlider(value=theta, min=-1.5, max=2.5, step=0.05, description="theta"),
-    }
 
     def redraw(values: dict) -> str:
         k = int(values["function"])

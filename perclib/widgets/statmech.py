@@ -25,7 +25,7 @@ from perclib.statmech import (
     learning_curve,
 )
 from perclib.statmech_tables import stored_or_computed
-from perclib.widgets.base import SliderFigure, start_value
+from perclib.widgets.base import SliderFigure, checked_float_slider, start_value
 
 _N_COLORS = ("#56B4E9", POSITIVE_COLOR, "#000000", "#7f7f7f")  # light to dark: small to large N
 
@@ -61,7 +61,6 @@ def build_capacity_explorer(
     >>> "2.000" in demo.status.value
     True
     """
-    kappa = start_value(kappa, "kappa", 0.0, 1.2)
     if samples is None:
         alphas = np.arange(0.2, 2.61, 0.2)
         samples = [capacity_sample(alphas, N, n_samples=20, rng=N) for N in (20, 40)]
@@ -102,8 +101,8 @@ def build_capacity_explorer(
     ax_f.set_title(r"dashed: prediction $\alpha_c(\kappa)$", fontsize=9)
 
     controls = {
-        "kappa": widgets.FloatSlider(value=kappa, min=0.0, max=1.2, step=0.02, description="κ",
-                                     readout_format=".2f", continuous_update=True),
+        "kappa": checked_float_slider("kappa", kappa, 0.0, 1.2, step=0.02, description="κ",
+                                      readout_format=".2f", continuous_update=True),
     }
 
     def redraw(values: dict[str, Any]) -> str:

@@ -43,7 +43,7 @@ from perclib.plotting import (
     update_patterns,
 )
 from perclib.units import augment_weights, threshold_unit
-from perclib.widgets.base import SliderFigure, start_value
+from perclib.widgets.base import SliderFigure, checked_float_slider
 
 Limits = tuple[float, float, float, float]
 
@@ -299,9 +299,11 @@ def legend_html(*, with_target: bool = True) -> str:
 # ----------------------------------------------------------------------------- 2-D widget
 
 
-def _float_slider(description: str, value: float, lo: float, hi: float, step: float) -> widgets.FloatSlider:
-    return widgets.FloatSlider(
-        value=value, min=lo, max=hi, step=step, description=description,
+def _float_slider(
+    name: str, description: str, value: float, lo: float, hi: float, step: float
+) -> widgets.FloatSlider:
+    return checked_float_slider(
+        name, value, lo, hi, step=step, description=description,
         continuous_update=True, style=_SLIDER_STYLE, readout_format=".2f",
         layout=widgets.Layout(width="460px"),
     )
@@ -399,9 +401,6 @@ def build_threshold_demo(
     >>> "fires (+1) on <b>0</b>" in demo.status.value
     True
     """
-    angle = start_value(angle, "angle", -180.0, 180.0)
-    theta = start_value(theta, "theta", -3.0, 3.0)
-    norm = start_value(norm, "norm", 0.0, 2.0)
     if X is None:
         X, default_target = default_unit_data()
         target = default_target if target is None else target
@@ -415,9 +414,9 @@ def build_threshold_demo(
     # as much to draw as the rest of the figure, on every slider move.
     key = legend_html(with_target=target is not None)
     controls = {
-        "angle": _float_slider("angle of w (degrees)", angle, -180.0, 180.0, 1.0),
-        "norm": _float_slider("‖w‖", norm, 0.0, 2.0, 0.05),
-        "theta": _float_slider("threshold θ", theta, -3.0, 3.0, 0.05),
+        "angle": _float_slider("angle", "angle of w (degrees)", angle, -180.0, 180.0, 1.0),
+        "norm": _float_slider("norm", "‖w‖", norm, 0.0, 2.0, 0.05),
+        "theta": _float_slider("theta", "threshold θ", theta, -3.0, 3.0, 0.05),
     }
 
     def redraw(values: dict[str, Any]) -> str:
@@ -560,8 +559,6 @@ def build_bias_trick_demo(
     >>> demo.n_redraws
     2
     """
-    angle = start_value(angle, "angle", -180.0, 180.0)
-    theta = start_value(theta, "theta", -2.0, 2.0)
     if X is None:
         X, _ = default_unit_data(14, rng=7)
         X = np.clip(X, -1.9, 1.9)
@@ -575,8 +572,8 @@ def build_bias_trick_demo(
     ax3.set_title(r"lifted: $\hat w\cdot\hat x = 0$ through the origin")
     lifted = BiasTrickArtists(ax3, X, limits)
     controls = {
-        "angle": _float_slider("angle of w (degrees)", angle, -180.0, 180.0, 1.0),
-        "theta": _float_slider("threshold θ", theta, -2.0, 2.0, 0.05),
+        "angle": _float_slider("angle", "angle of w (degrees)", angle, -180.0, 180.0, 1.0),
+        "theta": _float_slider("theta", "threshold θ", theta, -2.0, 2.0, 0.05),
     }
 
     def redraw(values: dict[str, Any]) -> str:
