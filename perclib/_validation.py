@@ -240,6 +240,27 @@ def row_norms(A: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.ldexp(np.sqrt(np.sum(np.ldexp(A, -e[..., None]) ** 2, axis=-1)), e)
 
 
+def unit_rows(A: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The rows of ``A`` scaled to unit length at any float64 scale (zero rows stay zero).
+
+    Each row is first scaled by a power of two (exact) so that its largest entry is
+    in [1/2, 1): a row near 1.8e308 would otherwise get the norm inf and become the
+    zero vector. For rows of ordinary size the result is bit for bit that of dividing
+    by ``max|x| * ||x / max|x|| ||``.
+
+    Examples
+    --------
+    >>> unit_rows(np.array([[3.0, 4.0], [0.0, 0.0]]) * 2.0**1020).round(12).tolist()
+    [[0.6, 0.8], [0.0, 0.0]]
+    """
+    top = np.max(np.abs(A), axis=1) if A.shape[1] else np.zeros(A.shape[0])
+    A = np.ldexp(A, -np.frexp(top)[1][:, None])
+    amax = np.max(np.abs(A), axis=1) if A.shape[1] else top
+    safe = np.where(amax > 0, amax, 1.0)
+    norms = amax * np.linalg.norm(A / safe[:, None], axis=1)
+    return A / np.where(norms > 0, norms, 1.0)[:, None]
+
+
 def homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]:
     """Patterns seen by hyperplanes through the origin: ``(x, c)`` with a threshold.
 

@@ -42,6 +42,7 @@ from perclib._validation import (
     norm,
     refuse_work,
     row_norms,
+    unit_rows,
 )
 from perclib.counting import (
     MAX_COVER_WORK,
@@ -462,12 +463,7 @@ def dependent_subsets(
         n_subsets, max_work, unit="subsets to check",
         task=f"dependent_subsets of size {size} among {P} patterns (binom({P}, {size}))",
     )
-    H = _homogeneous(X, threshold)
-    # Each row scaled by a power of two first (exact, and dependence does not see a
-    # row's length): rows near 1e308 would otherwise get norm inf and become zero.
-    H = np.ldexp(H, -np.frexp(np.max(np.abs(H), axis=1))[1][:, None])
-    norms = row_norms(H)
-    H = H / np.where(norms > 0, norms, 1.0)[:, None]
+    H = unit_rows(_homogeneous(X, threshold))  # dependence does not see a row's length
     combos = itertools.combinations(range(P), size)
     if size > H.shape[1]:  # more vectors than dimensions: always dependent
         return list(combos)

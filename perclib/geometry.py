@@ -38,6 +38,7 @@ from perclib._validation import (
     as_weights,
     refuse_overflow,
     reject_complex,
+    unit_rows,
 )
 
 # A separator counts only if its worst normalised margin exceeds this. Patterns are
@@ -55,13 +56,6 @@ _HIGHS_OPTIONS = {
 
 # More subsets than this make the general-position test impractically slow.
 MAX_SUBSETS = 2_000_000
-
-
-def _row_norms(A: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Euclidean norms of the rows, without overflow or underflow at any float64 scale."""
-    amax = np.max(np.abs(A), axis=1)
-    safe = np.where(amax > 0, amax, 1.0)
-    return amax * np.linalg.norm(A / safe[:, None], axis=1)
 
 
 def _normalised(X: NDArray[np.float64]) -> tuple[NDArray[np.float64], float]:
@@ -122,11 +116,11 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     set of rows containing this subset by the same tolerance.
     """
     P, D = J.shape
-    norms = _row_norms(J)
-    if np.any(norms == 0):
+    at_origin = ~np.any(J, axis=1)
+    if np.any(at_origin):
         # A pattern at the origin (no threshold) has y (w.x) = 0 for every w.
-        return _LPVerdict(0.0, None, np.flatnonzero(norms == 0)[:1])
-    U = J / norms[:, None]
+        return _LPVerdict(0.0, None, np.flatnonzero(at_origin)[:1])
+    U = unit_rows(J)  # safe at any scale, rows near 1.8e308 included
     c = np.zeros(D + 1)
     c[-1] = -1.0  # linprog minimises, so minimise -t
     A_ub = np.hstack([-U, np.ones((P, 1))])  # t - U_i . w <= 0

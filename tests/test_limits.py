@@ -118,3 +118,11 @@ def test_work_guard_can_be_lifted_and_defaults_fit_the_lessons() -> None:
         perclib.capacity_sample([2.0], 50, n_samples=10, max_work=10)
     sample = perclib.capacity_sample([2.0], 50, n_samples=2, rng=0, max_work=None)
     assert sample.margins.shape == (1, 2)
+
+
+def test_separability_of_rows_near_the_maximum() -> None:
+    """A row whose norm overflows once became the zero row: 'not separable' (wrong)."""
+    X = np.array([[BIG, BIG], [1.0, 2.0]])
+    assert perclib.is_separable(X, [1, 1]) is True
+    assert perclib.is_separable(X, [1, -1]) is True
+    assert perclib.is_separable(np.array([[BIG, BIG], [-BIG, -BIG]]), [1, 1]) is False
