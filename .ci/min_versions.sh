@@ -35,6 +35,9 @@ python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q -r .ci/min-versions.txt
 "$venv/bin/python" -m pip install -q -e . --no-deps
+# The build backend pyproject.toml's [build-system] asks for (pip's isolated builds get it;
+# tests/test_project.py calls it directly): a build tool, not a runtime floor.
+"$venv/bin/python" -m pip install -q "setuptools>=77"
 "$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(numpy|scipy|sympy|matplotlib|ipywidgets|pillow|contourpy) '
 
 # Every lesson runs top to bottom at the floor, in a kernel of this venv (outputs are not
@@ -76,4 +79,6 @@ done
     -W ignore::DeprecationWarning \
     --deselect tests/test_project.py::test_ruff_is_clean \
     --deselect "tests/test_cell_roles.py::test_coursetools_docstring_examples_run[coursetools.handouts]" \
+    --deselect tests/test_colab.py::test_the_site_and_the_handouts_leave_the_colab_cell_out \
+    --deselect tests/test_index.py::test_the_commands_said_to_take_out_and_force_do \
     "${tests[@]}"

@@ -1,7 +1,8 @@
 """Every lesson in a real browser: headless Chromium driving JupyterLab 4 (and Notebook 7).
 
-For each notebooks/NN_*.ipynb, copied as a student gets it from a fresh clone (stored
-outputs and widget state included), in one shared ``jupyter lab`` on loopback:
+For each notebooks/NN_*.ipynb in JupyterLab (and lessons 1, 2 and 4 in Notebook 7),
+copied as a student gets it from a fresh clone (stored outputs and widget state
+included), in one shared ``jupyter lab`` on loopback:
 
 * open it: it is not marked unsaved before anyone types;
 * run all cells (the ``notebook:run-all-cells`` command): no cell has an error output or
@@ -16,8 +17,8 @@ outputs and widget state included), in one shared ``jupyter lab`` on loopback:
 * move the sliders, save: the file is still the stored lesson byte for byte (the course
   settings' save hook keeps each unchanged slider cell's stored frame);
 * leave the page, reopen it with the kernel running, then shut the kernel down and
-  reopen it, then five more times with a new kernel starting, and never reload the
-  page: each time every widget cell shows its figure (an ordinary image output) holding
+  reopen it (lesson 2 in JupyterLab: then five more times with a new kernel starting),
+  and never reload the page: each time every widget cell shows its figure (an ordinary image output) holding
   the stored starting frame, which agrees with the controls (restored from the stored
   starting state), and its status line, whatever the widget manager does; a control
   row without a live kernel says in words (the course style) that running the cell
@@ -30,7 +31,7 @@ outputs and widget state included), in one shared ``jupyter lab`` on loopback:
   the test).
 
 ``test_lesson_opens_clean`` serves the repository itself (root = repository, as the
-README's launch command does), opens each real notebook without running it, saves and
+README's launch command does), opens the index and lesson 2 without running them, saves and
 leaves: the notebook is not dirty on open and ``git status --porcelain notebooks/`` is
 unchanged (empty in a clean checkout).
 
@@ -72,11 +73,19 @@ NOTEBOOK_NAMES = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 LESSONS = [n for n in NOTEBOOK_NAMES if n != INDEX]
 
 CASES = [pytest.param(n, "lab", id=f"lab-{Path(n).stem}") for n in NOTEBOOK_NAMES]
-# Every lesson's widgets must also work in Notebook 7 (a different front end and shortcuts).
-CASES += [pytest.param(n, "notebook7", id=f"notebook7-{Path(n).stem}") for n in LESSONS]
+# Notebook 7 is the same widget code behind other shortcuts and another page: it is
+# driven on the lessons whose controls differ in kind (five float sliders; a dropdown;
+# integer sliders in two cells), which keeps CI under its time budget.
+NOTEBOOK7_LESSONS = ["01_threshold_units.ipynb", "02_xor.ipynb", "04_cover_counting.ipynb"]
+CASES += [
+    pytest.param(n, "notebook7", id=f"notebook7-{Path(n).stem}") for n in LESSONS if n in NOTEBOOK7_LESSONS
+]
 
 OPEN_TIMEOUT_MS = 120_000
-# Reopenings with a new kernel starting, after the first one with the kernel shut down.
+# The reopen cycle in depth (kernel running, shut down, then five more reopenings with a
+# new kernel starting, to meet the widget manager's start-up race) runs on one lesson in
+# JupyterLab; every other case reopens with the kernel running and after shutting it down.
+DEEP_REOPEN = ("02_xor.ipynb", "lab")
 EXTRA_REOPENINGS = 5
 RUN_TIMEOUT_MS = 300_000
 # A 40 px drag on a 360-degree slider then moves it by at most about 30 degrees.
@@ -404,7 +413,7 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
         modes = ["kernel running", "kernel shut down"] + [
             f"new kernel {k}" for k in range(2, 2 + EXTRA_REOPENINGS)
         ]
-        if name == INDEX:
+        if name == INDEX or (name, ui) != DEEP_REOPEN:
             modes = modes[:2]
         for k, mode in enumerate(modes):
             if mode != "kernel running":
@@ -482,9 +491,14 @@ def _git_status(path: Path) -> str | None:
 
 
 @pytest.mark.skipif(NOTEBOOKS != ROOT / "notebooks", reason="needs the repository's own notebooks")
-@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+@pytest.mark.parametrize("name", [INDEX, "02_xor.ipynb"])
 def test_lesson_opens_clean(name, repo_server, chromium):
-    """Open a real lesson (no run), save as the autosave would, leave: nothing changes."""
+    """Open a real lesson (no run), save as the autosave would, leave: nothing changes.
+
+    The launch the README gives (a server rooted at the repository) on the index and one
+    lesson; ``test_lesson_in_browser`` opens, runs and saves every lesson, which covers
+    the bytes of each file.
+    """
     path = ROOT / "notebooks" / name
     before_bytes = path.read_bytes()
     before_status = _git_status(path)

@@ -15,7 +15,10 @@ converters as the command line) with nbgrader's DEFAULT settings (no
    ``stub`` scores 0 of the autograded total, ``solved`` scores the full autograded
    total, the total is > 0, and the written answers are the manually graded points;
 3. ``coursetools.homework`` makes the same student version as the release, cell by
-   cell (cell types, sources, role tags, nbgrader metadata and locks).
+   cell (cell types, sources, role tags, nbgrader metadata and locks);
+4. the two autograded notebooks, as nbgrader executed them: the solved one has no
+   error output; the untouched release errs only where ``tests/test_homework.py``'s
+   rule allows (stubs and what depends on them), so no cell before the first stub fails.
 
 Totals are printed (``pytest -s``) and summarised at the end of the session.
 """
@@ -34,6 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fixtures")]
 
 import fixture_lessons  # noqa: E402
+from test_homework import cell_error, unexpected_errors  # noqa: E402  (the rule for errors)
 
 from coursetools import lesson_notebooks  # noqa: E402
 from coursetools.homework import find_regions, student_version  # noqa: E402
@@ -191,7 +195,10 @@ def graded(request, tmp_path_factory) -> dict:
         f"with solutions, {result['stub_auto']:g}/{result['auto_total']:g} untouched; "
         f"{result['manual_total']:g} manual (written) points"
     )
-    return {"lesson": lesson, "released": released, **result}
+    autograded = course / "autograded"
+    return {"lesson": lesson, "released": released, **result,
+            "stub_run": autograded / "stub" / assignment / lesson.name,
+            "solved_run": autograded / "solved" / assignment / lesson.name}
 
 
 def test_release_has_no_solution_and_no_hidden_test(graded) -> None:
@@ -219,6 +226,27 @@ def test_autograde_zero_for_stubs_full_marks_for_solutions(graded) -> None:
     assert graded["solved_auto"] == graded["auto_total"], (
         f"the lesson's solutions must get full marks; failed: {graded['failed_in_solved']}"
     )
+
+
+def test_solved_submission_runs_without_an_error(graded) -> None:
+    """The instructor version (the lesson, hidden tests included) runs clean in autograde.
+
+    This is the run ``tests/test_homework.py`` does on its fixture, taken from nbgrader's
+    own execution of every lesson instead of a second one.
+    """
+    ran = nbformat.read(graded["solved_run"], as_version=4)
+    errors = [(i, cell_error(c)) for i, c in enumerate(ran.cells) if cell_error(c)]
+    assert not errors, f"{graded['lesson'].name}: cells raised {errors}"
+    assert all(c.execution_count for c in ran.cells if c.cell_type == "code" and c.source.strip())
+
+
+def test_untouched_release_fails_only_on_stubs(graded) -> None:
+    """The student version, as nbgrader ran it, errs only where ``test_homework``'s rule allows."""
+    source_nb = nbformat.read(graded["lesson"], as_version=4)
+    ran = nbformat.read(graded["stub_run"], as_version=4)
+    assert any(cell_error(c) for c in ran.cells), "the untouched release raised nothing"
+    problems = unexpected_errors(source_nb, ran)
+    assert not problems, "\n".join(problems)
 
 
 def _roles(cell) -> dict:
