@@ -21,7 +21,21 @@ from typing import Any
 import pytest
 
 #: Test modules whose tests share one costly module-scoped fixture.
-SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py", "tests/test_nbgrader.py")
+SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py")
+#: Modules whose costly module-scoped fixture is parametrized by lesson: one unit per lesson.
+PER_LESSON_FIXTURE_MODULES = ("tests/test_nbgrader.py",)
+#: Units that take minutes (measured on 2 cores), started first so that no worker is
+#: left alone with one of them at the end (longest processing time first).
+LONG_UNITS = (
+    "tests/test_site.py",
+    "tests/test_classroom.py",
+    "tests/test_browser.py::test_lesson_in_browser",
+    "tests/test_binder.py::test_binder_environment",
+    "tests/test_cpu_independence.py::test_lessons_rerun",
+    "tests/test_nbgrader.py",
+    "tests/test_slides.py",
+    "tests/test_handouts.py",
+)
 
 
 def work_unit(nodeid: str) -> str:
@@ -35,10 +49,18 @@ def work_unit(nodeid: str) -> str:
     'tests/test_browser.py::test_lesson_opens_clean'
     >>> work_unit("tests/test_browser.py::test_lesson_in_browser[02_xor-lab]")
     'tests/test_browser.py::test_lesson_in_browser[02_xor-lab]'
+    >>> work_unit("tests/test_nbgrader.py::test_release_has_no_solution_and_no_hidden_test[02_xor.ipynb]")
+    'tests/test_nbgrader.py[02_xor.ipynb]'
+    >>> work_unit("tests/test_nbgrader.py::test_cli")
+    'tests/test_nbgrader.py'
     """
     path = nodeid.split("::", 1)[0]
     if path.endswith(".ipynb") or path in SHARED_FIXTURE_MODULES:
         return path
+    if path in PER_LESSON_FIXTURE_MODULES:
+        # The lesson is the test's parameter: ``test_x[02_xor.ipynb]``.
+        param = nodeid.rsplit("[", 1)[1].rstrip("]") if nodeid.endswith("]") else ""
+        return f"{path}[{param}]" if param else path
     if nodeid.startswith("tests/test_browser.py::test_lesson_opens_clean"):
         return "tests/test_browser.py::test_lesson_opens_clean"
     return nodeid
@@ -52,4 +74,29 @@ def pytest_xdist_make_scheduler(config: Any, log: Any) -> Any:
         def _split_scope(self, nodeid: str) -> str:
             return work_unit(nodeid)
 
+        ranked = False
+
+        def _assign_work_unit(self, node: Any) -> None:
+            if not self.ranked:
+                # xdist queued the units by number of tests; the long ones go first
+                # (a stable sort: the rest keep xdist's order).
+                ordered = sorted(self.workqueue.items(), key=lambda item: unit_rank(item[0]))
+                self.workqueue.clear()
+                self.workqueue.update(ordered)
+                self.ranked = True
+            super()._assign_work_unit(node)
+
     return CourseScheduling(config, log)
+
+
+def unit_rank(unit: str) -> int:
+    """Sort key of a work unit: the :data:`LONG_UNITS` in their order, then the rest.
+
+    >>> sorted(["tests/test_a.py::t", "tests/test_classroom.py::test_class_end_to_end",
+    ...         "tests/test_site.py"], key=unit_rank)
+    ['tests/test_site.py', 'tests/test_classroom.py::test_class_end_to_end', 'tests/test_a.py::t']
+    """
+    for rank, prefix in enumerate(LONG_UNITS):
+        if unit.startswith(prefix):
+            return rank
+    return len(LONG_UNITS)
