@@ -88,6 +88,8 @@ def exact_margin_signs(
     """
     from perclib._validation import exponent
 
+    if _float_is_exact(X, W):  # small integers (lesson data, their weights): no rounding at all
+        return np.sign((W @ X.T) * y).astype(np.int64)
     Xs = np.ldexp(X, -exponent(X))
     Ws = np.ldexp(W, -exponent(W))
     with np.errstate(under="ignore"):
@@ -98,6 +100,28 @@ def exact_margin_signs(
     for k, i in zip(*np.nonzero(np.abs(M) <= bound), strict=True):
         out[k, i] = int(y[i]) * exact_dot_sign(X[i], W[k])
     return out
+
+
+def _float_is_exact(X: NDArray[np.float64], W: NDArray[np.float64]) -> bool:
+    """Whether float64 computes every ``w_k . x_i`` exactly, in any summation order.
+
+    True when all entries are integers and ``N max|x| max|w| < 2**52``: every product
+    and every partial sum is then an integer that float64 holds exactly.
+
+    Examples
+    --------
+    >>> _float_is_exact(np.array([[3.0, -4.0]]), np.array([[4.0, 3.0]]))
+    True
+    >>> _float_is_exact(np.array([[0.7, 2.1]]), np.array([[2.1, -0.7]]))
+    False
+    """
+    if X.size == 0 or W.size == 0:
+        return False
+    with np.errstate(over="ignore", invalid="ignore"):
+        top = float(np.max(np.abs(X))) * float(np.max(np.abs(W))) * X.shape[1]
+    if not top < 2.0**52:  # also False for inf and NaN
+        return False
+    return bool(np.all(X == np.trunc(X)) and np.all(W == np.trunc(W)))
 
 
 def _norms(A: NDArray[np.float64]) -> NDArray[np.float64]:

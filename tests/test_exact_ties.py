@@ -294,3 +294,30 @@ def test_issue_cases_give_the_same_answer_on_every_kernel(core) -> None:
     assert there.returncode == 0, there.stderr[-2000:]
     assert there.stdout == here
     assert "converged on an overflowed margin" not in here
+
+
+def test_integer_fast_path_agrees_with_exact_arithmetic() -> None:
+    """Small integers skip the per-entry exact sums; large ones and fractions do not."""
+    from perclib._exact import _float_is_exact, exact_dot_sign, exact_margin_signs
+
+    rng = np.random.default_rng(3)
+    cases = [
+        (rng.integers(-3, 4, (40, 3)).astype(float), rng.integers(-3, 4, (25, 3)).astype(float)),
+        # products near the limit: 2**25 * 2**25 * 3 < 2**52, still exact
+        (rng.integers(-(2**25), 2**25, (30, 3)).astype(float),
+         rng.integers(-(2**25), 2**25, (20, 3)).astype(float)),
+        # beyond it (2**27 * 2**27 * 3 > 2**52): the careful path
+        (rng.integers(-(2**27), 2**27, (30, 3)).astype(float),
+         rng.integers(-(2**27), 2**27, (20, 3)).astype(float)),
+        (rng.integers(-3, 4, (30, 3)) * 0.7, rng.integers(-3, 4, (20, 3)) * 0.7),
+    ]
+    fast = []
+    for X, W in cases:
+        W[0] = [X[1, 1], -X[1, 0], 0.0]  # an exact tie with pattern 1
+        y = np.where(rng.random(len(X)) < 0.5, -1.0, 1.0)
+        want = [[int(y[i]) * exact_dot_sign(X[i], w) for i in range(len(X))] for w in W]
+        assert exact_margin_signs(X, y, W).tolist() == want
+        assert want[0][1] == 0
+        fast.append(_float_is_exact(X, W))
+    assert fast == [True, True, False, False]
+    assert not _float_is_exact(np.array([[np.nan, 1.0]]), np.array([[1.0, 1.0]]))
