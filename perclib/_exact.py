@@ -93,11 +93,15 @@ def exact_margin_signs(
     Xs = np.ldexp(X, -exponent(X))
     Ws = np.ldexp(W, -exponent(W))
     with np.errstate(under="ignore"):
-        M = (Ws @ Xs.T) * y
+        M = Ws @ Xs.T
+    M *= y
     N = X.shape[1]
-    bound = dot_error_bound(N) * np.outer(_norms(Ws), _norms(Xs)) + underflow_floor(N)
-    out = np.where(M > bound, 1, np.where(M < -bound, -1, 0)).astype(np.int64)
-    for k, i in zip(*np.nonzero(np.abs(M) <= bound), strict=True):
+    # In place where possible: W and X may be thousands of rows (a voted perceptron).
+    bound = np.multiply.outer(dot_error_bound(N) * _norms(Ws), _norms(Xs))
+    bound += underflow_floor(N)
+    close = np.abs(M) <= bound
+    out = np.sign(M).astype(np.int64)
+    for k, i in zip(*np.nonzero(close), strict=True):
         out[k, i] = int(y[i]) * exact_dot_sign(X[i], W[k])
     return out
 
