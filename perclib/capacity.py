@@ -199,13 +199,13 @@ def separable_fraction_mc(
         n_trials * P * N, max_work, unit="pattern entries in linear programs",
         task=f"separable_fraction_mc with P={P}, N={N}, n_trials={n_trials}",
     )
-    from perclib.geometry import is_separable  # scipy's LP solver, loaded when needed
+    from perclib.geometry import _separable_many  # scipy's LP solver, loaded when needed
 
-    hits = 0
-    for _ in range(n_trials):
+    draws = []
+    for _ in range(n_trials):  # X then y, trial after trial: the order of the draws is fixed
         X = gaussian_patterns(P, N, rng=gen)
-        y = random_labels(P, rng=gen)
-        hits += is_separable(X, y, threshold=threshold)
+        draws.append((X, random_labels(P, rng=gen)))
+    hits = sum(_separable_many(draws, threshold))
     f = hits / n_trials
     return SeparableFractionEstimate(
         P=P, N=N, n_trials=n_trials, n_separable=hits, fraction=f,

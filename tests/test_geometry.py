@@ -598,3 +598,45 @@ def test_non_finite_input_is_refused_with_the_argument_named():
         direction_margins(GOOD_X, GOOD_Y, [np.nan])
     with pytest.raises(ValueError, match="gamma"):
         admissible_arc(GOOD_X, GOOD_Y, np.inf)
+
+
+def test_batched_separability_gives_is_separable_answers() -> None:
+    """The Monte Carlo's block LP answers exactly as is_separable, hard cases included."""
+    from perclib import is_separable
+    from perclib.geometry import _separable_many
+
+    rng = np.random.default_rng(11)
+    problems = []
+    for _ in range(150):
+        P, N = int(rng.integers(2, 25)), int(rng.integers(1, 8))
+        problems.append((rng.standard_normal((P, N)), np.where(rng.random(P) < 0.5, -1.0, 1.0)))
+    cube = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    problems += [
+        (cube * 1e-200, np.array([-1.0, -1.0, -1.0, 1.0])),            # AND, tiny units
+        (cube * 1e200, np.array([-1.0, 1.0, 1.0, -1.0])),              # XOR, huge units
+        (np.array([[1.0, 0.0], [0.0, 0.0]]), np.array([1.0, 1.0])),    # a pattern at 0
+        (np.array([[1.0, 1e-13], [-1.0, 1e-13]]), np.array([1.0, 1.0])),  # thin: fallback
+        (np.array([[1e200, 0.0], [0.0, 1e-200]]), np.array([1.0, 1.0])),  # mixed scales
+    ]
+    for threshold in (False, True):
+        same_size = [p for p in problems if p[0].shape[1] == 2] if threshold else problems
+        # The blocks of one LP share N: group as the Monte Carlo does.
+        for n in sorted({p[0].shape[1] for p in same_size}):
+            group = [p for p in same_size if p[0].shape[1] == n]
+            want = [is_separable(X, y, threshold=threshold) for X, y in group]
+            assert _separable_many(group, threshold) == want, (n, threshold)
+    mixed = problems[:30]  # several lengths in one call: decided one by one
+    assert _separable_many(mixed, False) == [is_separable(X, y) for X, y in mixed]
+
+
+def test_separable_fraction_mc_counts_as_one_lp_per_draw_would() -> None:
+    from perclib import gaussian_patterns, is_separable, random_labels, separable_fraction_mc
+
+    for threshold in (False, True):
+        est = separable_fraction_mc(12, 4, 90, threshold=threshold, rng=5)
+        gen = np.random.default_rng(5)
+        hits = 0
+        for _ in range(90):
+            X = gaussian_patterns(12, 4, rng=gen)
+            hits += is_separable(X, random_labels(12, rng=gen), threshold=threshold)
+        assert est.n_separable == hits
