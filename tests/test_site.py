@@ -6,7 +6,12 @@ footer and Binder links) and a real browser (headless Chromium, loopback only) o
 every page: no console error, no request leaving the machine, maths typeset, every
 stored figure shown, search finds lesson 4. Screenshots go to test-output/site/.
 
-Without Sphinx/MyST-NB/sphinx-book-theme, MathJax or Chromium the tests skip locally
+MathJax is MathJax 3 from the Python package index (``django-static-mathjax``): the
+module's build runs with ``$MATHJAX_JS`` pointing nowhere and records every file the
+build process opens, and no file of a system MathJax (Debian's ``libjs-mathjax``) may
+be among them.
+
+Without Sphinx/MyST-NB/sphinx-book-theme, MathJax 3 or Chromium the tests skip locally
 and fail under CI (``CI`` set), like tests/test_browser.py.
 """
 
@@ -17,6 +22,7 @@ import html
 import importlib.util
 import os
 import re
+import sys
 import threading
 import zlib
 from html.parser import HTMLParser
@@ -39,6 +45,11 @@ PLAYER_OUTPUT = ROOT / "test-output" / "site-player"
 BUILD_REPORT: dict = {}
 IN_CI = bool(os.environ.get("CI"))
 TEXT_SUFFIXES = {".html", ".js", ".json", ".txt", ".css", ".inv", ".ipynb", ".md"}
+#: Where system packages put MathJax (Debian's libjs-mathjax and others): never read.
+SYSTEM_MATHJAX = ("/usr/share/javascript/mathjax", "/usr/share/mathjax", "/usr/share/nodejs/mathjax")
+#: Paths the module's site build opened or listed (filled by an audit hook during it).
+BUILD_READS: list[str] = []
+_RECORDING: list[bool] = []
 BINDER = "https://mybinder.org/v2/gh/perceptron-course/perceptron-course/main?urlpath=lab/tree/notebooks/"
 # Solution / hidden-test lines shorter than this are too generic to be secrets ("x = 1").
 MIN_SECRET_CHARS = 16
@@ -50,19 +61,35 @@ def _unavailable(reason: str):
     pytest.skip(reason)
 
 
+def _record_reads(event: str, args: tuple) -> None:
+    """Audit hook: the paths opened or listed while ``_RECORDING`` is set."""
+    if _RECORDING and event in ("open", "os.listdir", "os.scandir") and args and args[0] is not None:
+        BUILD_READS.append(os.fsdecode(args[0]) if isinstance(args[0], str | bytes) else str(args[0]))
+
+
 @pytest.fixture(scope="module")
 def site_dir(tmp_path_factory) -> Path:
-    for module in ("sphinx", "myst_nb", "sphinx_book_theme", "yaml"):
+    for module in ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "mathjax"):
         if importlib.util.find_spec(module) is None:
             _unavailable(f"{module} not installed (pip install -e '.[site]')")
-    from coursetools.handouts import find_mathjax
-
-    if find_mathjax() is None:
-        _unavailable("MathJax 2 not found (apt-get install libjs-mathjax)")
     from coursetools.site import build
 
-    # The frame cache is the repository's own (.cache/site-frames): a warm cache is reused.
-    return build(tmp_path_factory.mktemp("site") / "site", verbose=False, report=BUILD_REPORT)
+    # No system MathJax: $MATHJAX_JS (MathJax 2's old override) points nowhere, and
+    # every file the build opens is recorded (the Sphinx run itself copies _static/).
+    before = os.environ.get("MATHJAX_JS")
+    os.environ["MATHJAX_JS"] = str(tmp_path_factory.mktemp("nowhere") / "MathJax.js")
+    if not BUILD_READS and not _RECORDING:
+        sys.addaudithook(_record_reads)
+    _RECORDING.append(True)
+    try:
+        # The frame cache is the repository's own (.cache/site-frames): a warm cache is reused.
+        return build(tmp_path_factory.mktemp("site") / "site", verbose=False, report=BUILD_REPORT)
+    finally:
+        _RECORDING.clear()
+        if before is None:
+            os.environ.pop("MATHJAX_JS", None)
+        else:
+            os.environ["MATHJAX_JS"] = before
 
 
 class _Page(HTMLParser):
@@ -243,8 +270,33 @@ def test_course_structure(site_dir):
         nb = nbformat.read(p, as_version=4)
         n_checks = sum("hide-input" in c.metadata.get("tags", []) for c in nb.cells)
         assert page.count("hide-input") >= n_checks, p.stem
-        # MathJax from the site itself.
-        assert re.search(r'<script[^>]*src="_static/mathjax/MathJax\.js', page), p.stem
+        # MathJax 3 from the site itself.
+        assert re.search(r'<script[^>]*src="_static/mathjax/startup\.js', page), p.stem
+        assert "MathJax.Hub" not in page and "MathJax.js" not in page, p.stem
+
+
+def test_site_mathjax_is_mathjax3_from_the_package(site_dir):
+    """Issue 29: the site builds with pip alone, without Debian's libjs-mathjax."""
+    from coursetools import mathjax
+
+    copied = site_dir / "_static" / "mathjax"
+    es5 = mathjax.es5_dir()
+    assert "site-packages" in str(es5) or "dist-packages" in str(es5), es5
+    for part in ("startup.js", "core.js", "input/tex.js", "output/chtml.js",
+                 "output/chtml/fonts/tex.js", "a11y/assistive-mml.js"):
+        assert (copied / part).read_bytes() == (es5 / part).read_bytes(), part
+    assert sorted(p.name for p in (copied / "output/chtml/fonts/woff-v2").iterdir()) == sorted(
+        p.name for p in (es5 / "output/chtml/fonts/woff-v2").iterdir())
+    assert "Apache License" in (copied / "LICENSE").read_text(encoding="utf-8")
+    assert mathjax.version().startswith("3.")
+    assert not list(site_dir.rglob("MathJax.js")), "a MathJax 2 file in the site"
+    size = sum(f.stat().st_size for f in copied.rglob("*") if f.is_file())
+    assert size < 2.5 * 2**20, f"the site's MathJax is {size / 2**20:.1f} MB"
+    # The build read MathJax from the package, never from a system folder.
+    assert BUILD_READS, "the audit hook recorded nothing"
+    system = [p for p in BUILD_READS if p.startswith(SYSTEM_MATHJAX)]
+    assert not system, f"the build read a system MathJax: {system[:5]}"
+    assert any(p.startswith(str(es5)) for p in BUILD_READS), "the build did not copy the package's MathJax"
 
 
 # -- in a browser ------------------------------------------------------------------
@@ -295,10 +347,9 @@ class _Visit:
 
     def open(self, url: str):
         self.page.goto(url, wait_until="load")
-        if self.page.evaluate("typeof MathJax !== 'undefined' && !!MathJax.Hub"):
-            self.page.evaluate(
-                "() => new Promise(r => MathJax.Hub.Queue(() => r(true)))"
-            )
+        # MathJax 3: its startup promise resolves once the page's maths is typeset.
+        if self.page.evaluate("typeof MathJax !== 'undefined' && !!(MathJax.startup || {}).promise"):
+            self.page.evaluate("() => MathJax.startup.promise.then(() => true)")
         self.page.wait_for_timeout(200)
         return self.page
 
@@ -309,7 +360,7 @@ class _Visit:
 _JS_PAGE = r"""() => {
   const main = document.querySelector('main') || document.body;
   const clone = main.cloneNode(true);
-  clone.querySelectorAll('pre, code, script, .MJX_Assistive_MathML').forEach(e => e.remove());
+  clone.querySelectorAll('pre, code, script, mjx-assistive-mml').forEach(e => e.remove());
   const figs = Array.from(main.querySelectorAll('.cell_output img'));
   return {
     text: clone.innerText,
@@ -326,8 +377,9 @@ _JS_PAGE = r"""() => {
         .filter(e => !e.closest('pre') && e.getBoundingClientRect().right > right)
         .map(e => e.textContent.slice(0, 60) || e.getAttribute('src'));
     })(),
-    math: main.querySelectorAll('.MathJax_CHTML, mjx-container').length,
-    mathErrors: main.querySelectorAll('.MathJax_CHTML merror, .mjx-merror').length,
+    math: main.querySelectorAll('mjx-container[jax="CHTML"]').length,
+    mathErrors: main.querySelectorAll('mjx-merror, mjx-container [data-mjx-error]').length,
+    mathjax: window.MathJax && window.MathJax.version || null,
   };
 }"""
 
@@ -367,6 +419,8 @@ def test_every_page_in_a_browser(site_dir, served, browser):
                                     f"({info['openChecks']} open), the lesson has {n_checks}")
                 if "$" in src.read_text(encoding="utf-8") and info["math"] == 0:
                     problems.append(f"{f.name}: no typeset maths")
+            if info["math"] and not str(info["mathjax"]).startswith("3."):
+                problems.append(f"{f.name}: typeset by MathJax {info['mathjax']}, not MathJax 3")
             if f.stem in ("00_index", "04_cover_counting", "how_to_use"):
                 page.screenshot(path=str(OUTPUT / f"desktop-{f.stem}.png"))
             if f.stem == "04_cover_counting":  # a slider's still figure, its caption and a check
@@ -420,6 +474,12 @@ def test_search_finds_cover(served, browser):
         )
         page.screenshot(path=str(OUTPUT / "desktop-search-Cover.png"))
         assert any("04_cover_counting" in h for h in hrefs), hrefs
+        maths = page.evaluate("""() => ({
+          typeset: document.querySelectorAll('#search-results mjx-container').length,
+          errors: document.querySelectorAll('#search-results mjx-merror').length,
+          version: window.MathJax && window.MathJax.version})""")
+        assert maths["typeset"] > 0 and maths["errors"] == 0, maths  # Cover's snippets hold formulas
+        assert str(maths["version"]).startswith("3."), maths
         snippets = page.inner_text("#search-results")
         assert "Light Dark" not in snippets, "theme buttons in the search snippets"
         assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
