@@ -9,14 +9,19 @@ how a page loads MathJax from it, and copy what a page loads.
   ``startup.js``, which fetches the components its configuration names
   (:data:`CHTML_COMPONENTS`: TeX input, HTML-CSS output, the assistive MathML for
   screen readers) and the TeX fonts. This is the ``tex-chtml.js`` bundle without its
-  context menu: 0.4 MB less on every page. :func:`copy_mathjax` copies those files,
-  the TeX extensions that ``autoload`` fetches when a formula uses a macro outside
-  them (``\\boldsymbol``, ``\\cancel``...) and MathJax's ``LICENSE``: 1.7 MB in all.
+  context menu: 0.4 MB less on every page. TeX's ``autoload`` and ``require`` are off:
+  what a page may fetch is exactly what its configuration names
+  (:func:`component_files`), so the site's first-load figure can count it; a macro
+  outside TeX's base and AMS packages needs its extension in :data:`TEX_EXTENSIONS`
+  (without it, it is an "Undefined control sequence" error that the tests see).
+  :func:`copy_mathjax` copies those files and MathJax's ``LICENSE``: 1.2 MB in all.
 * SVG output (the handouts): the bundle ``tex-svg.js`` is loaded straight from the
   package at build time (:func:`svg_bundle`); the handout keeps only the SVG it drew.
 
 >>> chtml_config()["loader"]["load"]
 ['input/tex', 'output/chtml', 'a11y/assistive-mml']
+>>> "core.js" in component_files(["input/tex"])
+True
 """
 
 from __future__ import annotations
@@ -36,9 +41,20 @@ IMPORT_NAME = "mathjax"
 STARTUP = "startup.js"
 #: The components ``startup.js`` loads for an HTML-CSS page (MathJax's loader names).
 CHTML_COMPONENTS = ("input/tex", "output/chtml", "a11y/assistive-mml")
-#: The files an HTML-CSS page needs, relative to the es5 folder: the components above
-#: with what they load themselves (the core, the font data and the woff fonts) and
-#: the TeX extensions ``autoload`` may fetch.
+#: TeX extensions every page loads at start (names as in ``[tex]/name``): none, as the
+#: lessons use TeX's base and AMS macros only. Add one here when a formula needs it
+#: (``"boldsymbol"`` for ``\\boldsymbol``): with ``autoload`` off, nothing else is fetched.
+TEX_EXTENSIONS: tuple[str, ...] = ()
+#: What a component loads itself, relative to the es5 folder (MathJax's loader
+#: fetches ``core.js`` before any component; the HTML-CSS output its font data and,
+#: for the characters a page shows, the woff fonts of that folder).
+COMPONENT_NEEDS = {
+    "input/tex": ("core.js",),
+    "output/chtml": ("core.js", "output/chtml/fonts/tex.js", "output/chtml/fonts/woff-v2"),
+    "a11y/assistive-mml": ("core.js",),
+}
+#: The files an HTML-CSS page needs, relative to the es5 folder: :data:`STARTUP`, the
+#: components it loads and what those load themselves.
 CHTML_PARTS = (
     STARTUP,
     "core.js",
@@ -47,7 +63,7 @@ CHTML_PARTS = (
     "output/chtml/fonts/tex.js",
     "output/chtml/fonts/woff-v2",
     "a11y/assistive-mml.js",
-    "input/tex/extensions",
+    *(f"input/tex/extensions/{name}.js" for name in TEX_EXTENSIONS),
 )
 #: The bundle the handouts are typeset with at build time (TeX input, SVG output).
 TEX_SVG = "tex-svg.js"
@@ -61,12 +77,15 @@ PAGE_OPTIONS = {
     "processHtmlClass": "tex2jax_process|mathjax_process|math|output_area",
 }
 #: TeX input for every page: an undefined macro is an error (``mjx-merror``) that the
-#: builds and tests see, not red text that passes for a formula.
+#: builds and tests see, not red text that passes for a formula; no ``autoload`` or
+#: ``require`` (they fetch extensions a page's configuration does not name).
 TEX_OPTIONS = {
     "inlineMath": [["\\(", "\\)"]],
     "displayMath": [["$$", "$$"], ["\\[", "\\]"]],
     "processEscapes": True,
-    "packages": {"[-]": ["noundefined"]},
+    "packages": {"[-]": ["noundefined", "autoload", "require"],
+                 # MathJax is not given an empty "[+]" (nothing to add, nothing to merge).
+                 **({"[+]": list(TEX_EXTENSIONS)} if TEX_EXTENSIONS else {})},
 }
 
 
@@ -130,11 +149,29 @@ def chtml_config(tex: dict | None = None, **more: dict) -> dict:
     {'typeset': False}
     """
     return {
-        "loader": {"load": list(CHTML_COMPONENTS)},
+        "loader": {"load": [*CHTML_COMPONENTS, *(f"[tex]/{name}" for name in TEX_EXTENSIONS)]},
         "tex": {**TEX_OPTIONS, **(tex or {})},
         "options": dict(PAGE_OPTIONS),
         **more,
     }
+
+
+def component_files(components: list[str]) -> list[str]:
+    """What a page whose configuration loads ``components`` fetches from MathJax's
+    folder: :data:`STARTUP`, each component's file and what it loads itself
+    (:data:`COMPONENT_NEEDS`; a folder stands for every file in it), in load order.
+
+    >>> component_files(["input/tex", "[tex]/boldsymbol"])
+    ['startup.js', 'core.js', 'input/tex.js', 'input/tex/extensions/boldsymbol.js']
+    """
+    files = [STARTUP]
+    for name in components:
+        tex = name.removeprefix("[tex]/")
+        own = f"input/tex/extensions/{tex}.js" if tex != name else f"{name}.js"
+        for part in (*COMPONENT_NEEDS.get(name, ("core.js",)), own):
+            if part not in files:
+                files.append(part)
+    return files
 
 
 def copy_mathjax(dest: Path) -> Path:

@@ -44,8 +44,7 @@ def test_copy_holds_what_a_page_loads_and_the_licence(tmp_path):
     assert script == tmp_path / "mathjax" / "startup.js"
     es5 = mathjax.es5_dir()
     for part in ("startup.js", "core.js", "input/tex.js", "output/chtml.js", "output/chtml/fonts/tex.js",
-                 "a11y/assistive-mml.js", "input/tex/extensions/boldsymbol.js",
-                 "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff"):
+                 "a11y/assistive-mml.js", "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff"):
         assert (tmp_path / "mathjax" / part).read_bytes() == (es5 / part).read_bytes(), part
     assert "Apache License" in (tmp_path / "mathjax" / "LICENSE").read_text(encoding="utf-8")
     # The components the configuration loads are all there (the loader's names + ".js").
@@ -55,6 +54,23 @@ def test_copy_holds_what_a_page_loads_and_the_licence(tmp_path):
     size = sum(f.stat().st_size for f in files)
     assert size < 2.5 * 2**20, f"{size / 2**20:.1f} MB copied"
     assert not any(f.name in ("tex-chtml.js", "tex-svg.js", "MathJax.js", "menu.js") for f in files)
+    # Exactly what a page may fetch (its configuration's components and what they load,
+    # the site's first-load figure counts the same list) and the licence: with TeX's
+    # autoload off, no extension is fetched that the configuration does not name.
+    may_fetch = set()
+    for part in mathjax.component_files(mathjax.chtml_config()["loader"]["load"]):
+        target = tmp_path / "mathjax" / part
+        may_fetch |= set(target.rglob("*")) if target.is_dir() else {target}
+    assert set(files) == {f for f in may_fetch if f.is_file()} | {tmp_path / "mathjax" / "LICENSE"}
+
+
+def test_tex_fetches_nothing_its_configuration_does_not_name():
+    tex = mathjax.chtml_config()["tex"]
+    assert {"autoload", "require", "noundefined"} <= set(tex["packages"]["[-]"])
+    extensions = [n for n in mathjax.chtml_config()["loader"]["load"] if n.startswith("[tex]/")]
+    assert extensions == [f"[tex]/{name}" for name in mathjax.TEX_EXTENSIONS]
+    assert mathjax.component_files(["output/chtml"]) == [
+        "startup.js", "core.js", "output/chtml/fonts/tex.js", "output/chtml/fonts/woff-v2", "output/chtml.js"]
 
 
 def test_no_tool_looks_for_a_system_mathjax():
