@@ -54,6 +54,7 @@ from coursetools.frames import CACHE_DIR, Player, player_frames, player_html, re
 from coursetools.handouts import IMAGE_MIMES, static_outputs
 from coursetools.homework import student_version
 from coursetools.mathjax import STARTUP, chtml_config, copy_mathjax
+from coursetools.page_weight import first_load_bytes
 from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
 
@@ -530,29 +531,26 @@ BUDGET_SITE_MB = 150
 BUDGET_FIRST_LOAD_MB = 3
 
 
-def first_load_bytes(site: Path, page: Path) -> int:
-    """Bytes a page loads before any interaction: its HTML, the scripts, styles and
-    images it names (the players' first frames among them). MathJax counts with its
-    ``startup.js`` only: the components that script then loads on a page with maths
-    (core, TeX input, HTML-CSS output, font data: about 0.75 MB, against about 0.3 MB
-    for the MathJax 2 the site had before) and the fonts a page uses are not counted.
+#: The theme's Font Awesome as JavaScript (1.5 MB, every icon as SVG): the theme's style
+#: sheet already draws the few icons the pages show from its webfonts (0.2 MB), so
+#: the pages do not load the script and the site does not ship it.
+ICON_SCRIPT = "fontawesome.js"
+_ICON_SCRIPT_TAG = re.compile(
+    rf'<script\b[^>]*src="[^"]*/{re.escape(ICON_SCRIPT)}[^"]*"[^>]*>\s*</script>\n?')
+
+
+def without_icon_script(page: str) -> str:
+    """A page without the theme's Font Awesome script (its icons come from the CSS).
+
+    >>> without_icon_script('<script defer src="_static/scripts/fontawesome.js?digest=1"></script>x')
+    'x'
     """
-    text = page.read_text(encoding="utf-8")
-    total = len(text.encode())
-    seen = set()
-    for ref in re.findall(r'<(?:script|img|link)\b[^>]*?(?:src|href)="([^"#?]+)', text):
-        target = (page.parent / ref).resolve()
-        if target in seen or not target.is_file() or site.resolve() not in target.parents:
-            continue
-        if target.suffix in (".html",):
-            continue
-        seen.add(target)
-        total += target.stat().st_size
-    return total
+    return _ICON_SCRIPT_TAG.sub("", page)
 
 
 def site_report(out: Path) -> dict[str, float]:
-    """The site's size and its heaviest first page load, in MB."""
+    """The site's size and its heaviest first page load (``coursetools.page_weight``:
+    everything a lesson page fetches on its first view), in MB (2**20 bytes)."""
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     loads = {p.name: first_load_bytes(out, p) for p in out.glob("[0-9][0-9]_*.html")}
     heaviest = max(loads, key=loads.get) if loads else ""
@@ -598,9 +596,11 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
         for leftover in (staging / "_static").glob("*webpack-macros.html"):
             leftover.unlink()
         shutil.rmtree(staging / "_sources", ignore_errors=True)
+        for script in (staging / "_static" / "scripts").glob(f"{ICON_SCRIPT}*"):
+            script.unlink()  # with its .map and licence: no page loads it
         for page in staging.glob("*.html"):
             text = page.read_text(encoding="utf-8")
-            fixed = theme_image_alt(text)
+            fixed = without_icon_script(theme_image_alt(text))
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")
