@@ -37,6 +37,7 @@ _MEASURE = r"""async ([id, moves, far]) => {
   const pause = (ms) => new Promise(r => setTimeout(r, ms));
   const times = [];
   let dir = 1, seen = new Set([get()]);
+  f.focus();  // as a reader does first: the player then preloads the first neighbours
   for (let i = 0; i < moves; i++) {
     await pause(300);  // time for the player to preload the neighbours
     let v = get();

@@ -5,7 +5,8 @@
 * ``python -m coursetools.homework``: student versions of the lessons (solutions
   replaced by stubs, outputs cleared), via nbgrader's ``ClearSolutions``.
 * ``python -m coursetools.handouts``: self-contained HTML and PDF handouts with the
-  maths pre-rendered offline by a local MathJax in headless Chromium.
+  maths pre-rendered offline in headless Chromium by MathJax 3 from the package index
+  (``coursetools.mathjax``, which also serves the site and the slides).
 
 Only ``roles`` writes to a lesson, and only role metadata; the generators never do.
 """

@@ -18,19 +18,21 @@ Each lesson becomes ``OUT/NN_name.html`` (one self-contained page) and
 * code lines longer than ``CODE_COLUMNS`` are wrapped in the handout with their
   indentation kept (continuation marked ``↪``); output text wraps at spaces only;
   if the last PDF page would be nearly empty the page is printed slightly smaller;
-* the maths is pre-rendered OFFLINE: headless Chromium loads the page with the local
-  MathJax 2 of Debian's ``libjs-mathjax`` (``file://``), MathJax typesets every
-  formula to self-contained SVG, then every ``<script>`` is removed and the rendered
-  DOM is saved. The handout needs no script and no network to be read;
+* the maths is pre-rendered OFFLINE: headless Chromium loads the page with MathJax 3's
+  ``tex-svg.js`` from the installed Python package ``django-static-mathjax``
+  (``file://``, see ``coursetools.mathjax``), MathJax typesets every formula to
+  self-contained SVG (each with its own glyphs), then every ``<script>`` is removed
+  and the rendered DOM is saved. The handout needs no script and no network to be
+  read; a formula MathJax cannot typeset (an undefined macro too) stops the build;
 * links between lessons (``02_xor.ipynb``) point to the sibling handouts (``.html``);
 * the PDF is Chromium's print-to-PDF of the saved page (A4, page numbers).
 
 During the build every browser request other than ``file:``/``data:`` is refused and
 reported as an error, so a handout can't silently depend on the network.
 
-Needs: Chromium (``chromium`` on the PATH, or ``$PERCEPTRON_CHROMIUM``), MathJax 2
-(``/usr/share/javascript/mathjax/MathJax.js``, or ``$MATHJAX_JS``), playwright (the
-Python package only; its own browser download is not used).
+Needs: Chromium (``chromium`` on the PATH, or ``$PERCEPTRON_CHROMIUM``), and the Python
+packages of the ``instructor`` extra: MathJax 3 (``django-static-mathjax``) and playwright
+(the Python package only; its own browser download is not used).
 
 Usage::
 
@@ -45,10 +47,11 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("handouts", ("jinja2", "nbconvert", "nbgrader"))
+    require("handouts", ("jinja2", "nbconvert", "nbgrader", "mathjax"))
 
 import copy
 import html as html_lib
+import json
 import os
 import re
 import shutil
@@ -72,6 +75,7 @@ from coursetools._common import (
     run_cli,
 )
 from coursetools.colab import without_colab_cell
+from coursetools.mathjax import TEX_OPTIONS, svg_bundle
 from coursetools.roles import cell_role
 
 LICENCE = "Code MIT · text and figures CC BY 4.0"
@@ -97,34 +101,29 @@ CHROMIUM_ARGS = [
     "--disable-dev-shm-usage",
     "--allow-file-access-from-files",
 ]
-MATHJAX_CANDIDATES = (
-    "/usr/share/javascript/mathjax/MathJax.js",  # Debian/Ubuntu libjs-mathjax
-    "/usr/share/mathjax/MathJax.js",
-    "/usr/share/nodejs/mathjax/MathJax.js",
-)
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 
-# MathJax 2 configuration used at build time only. SVG output without the global
-# glyph cache: every formula carries its own <defs>, so it survives on its own once
-# the scripts are gone. AssistiveMML keeps a hidden MathML copy for screen readers.
-_MATHJAX_BLOCK = r"""
-<script type="text/x-mathjax-config">
-MathJax.Hub.Config({
-  jax: ["input/TeX", "output/SVG"],
-  extensions: ["tex2jax.js", "AssistiveMML.js"],
-  TeX: {extensions: ["AMSmath.js", "AMSsymbols.js", "noErrors.js", "noUndefined.js"],
-        equationNumbers: {autoNumber: "none"}},
-  tex2jax: {inlineMath: [["$", "$"], ["\\(", "\\)"]],
-            displayMath: [["$$", "$$"], ["\\[", "\\]"]],
-            processEscapes: true, processEnvironments: true},
-  SVG: {useGlobalCache: false, font: "TeX", linebreaks: {automatic: false}},
-  showMathMenu: false, showProcessingMessages: false, messageStyle: "none",
-  menuSettings: {zoom: "None"}
-});
-MathJax.Hub.Queue(function () { window.__handoutMathDone = true; });
+# MathJax 3 configuration used at build time only: TeX input with $...$ (the lab
+# template leaves the Markdown's maths as written), SVG output with a local font
+# cache: every formula carries its own glyphs (<defs> inside its <svg>), so it
+# survives on its own once the scripts are gone. The assistive MathML stays (for
+# screen readers, clipped to nothing by MathJax's own style sheet). Done or failed,
+# the page says so in window.__handoutMathDone / __handoutMathError.
+_MATHJAX_CONFIG = {
+    "tex": {**TEX_OPTIONS, "inlineMath": [["$", "$"], ["\\(", "\\)"]], "processEnvironments": True},
+    "svg": {"fontCache": "local"},
+    "options": {"enableMenu": False},
+}
+_MATHJAX_BLOCK = (
+    "\n<script>\n{% raw %}window.MathJax = " + json.dumps(_MATHJAX_CONFIG) + ";{% endraw %}\n"
+    + r"""window.MathJax.startup = {pageReady: function () {
+  return MathJax.startup.defaultPageReady().then(
+    function () { window.__handoutMathDone = true; },
+    function (err) { window.__handoutMathError = String(err); window.__handoutMathDone = true; });
+}};
 </script>
 <script type="text/javascript" src="{{ resources.handout_mathjax_url }}"></script>
-"""
+""")
 
 # The lab template without anything that would load from a CDN (require.js,
 # the widget manager, mermaid), with the local MathJax, and with print tweaks.
@@ -136,7 +135,7 @@ _TEMPLATE = (
     "{%- block html_head_js_mathjax -%}" + _MATHJAX_BLOCK + "{%- endblock html_head_js_mathjax -%}\n"
     "{% block extra_css %}\n<style type=\"text/css\">\n"
     "img { max-width: 100%; height: auto; }\n"
-    ".MathJax_SVG_Display { overflow-x: auto; overflow-y: hidden; }\n"
+    "mjx-container[jax=SVG][display=true] { overflow-x: auto; overflow-y: hidden; }\n"
     ".jp-InputArea-editor pre { white-space: pre; }\n"
     # Lab's own CSS breaks output text anywhere (word-break: break-all): wrap at spaces.
     ".jp-OutputArea-output pre { white-space: pre-wrap !important;"
@@ -150,7 +149,7 @@ _TEMPLATE = (
     "  .jp-Cell { padding: 2px 0; }\n"
     "  .jp-InputArea-editor pre, .jp-InputArea-editor .highlight pre,"
     " .jp-OutputArea-output pre { font-size: 10px !important; line-height: 1.35; }\n"
-    "  .jp-OutputArea-output img, .jp-RenderedImage, .MathJax_SVG_Display"
+    "  .jp-OutputArea-output img, .jp-RenderedImage, mjx-container[jax=SVG][display=true]"
     " { break-inside: avoid; }\n"
     "  .jp-Cell-inputWrapper { break-inside: avoid; }\n"
     "  h1, h2, h3, h4 { break-after: avoid; }\n"
@@ -167,25 +166,22 @@ _FOOTER = (
     '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>'
 )
 
-# JavaScript run in the page once MathJax has finished: drop scripts and MathJax's
-# scaffolding, report what is left, return the final document.
+# JavaScript run in the page once MathJax has finished: report its errors (a TeX
+# error is an merror node with data-mjx-error), drop the scripts, report what is left,
+# return the final document.
 _FINALISE_JS = r"""
 () => {
   const report = {errors: [], rawMath: []};
-  document.querySelectorAll('.MathJax_SVG merror, .MathJax_SVG [data-mjx-error]')
-    .forEach(e => report.errors.push(e.textContent));
-  for (const id of ['MathJax_Message', 'MathJax_Font_Test']) {
-    const el = document.getElementById(id); if (el) el.remove();
-  }
-  document.querySelectorAll('#MathJax_Hidden, #MathJax_SVG_Hidden')
-    .forEach(e => { if (!e.children.length) e.parentElement.remove(); });
+  if (window.__handoutMathError) report.errors.push(window.__handoutMathError);
+  // (The drawn formula's node; the assistive MathML repeats it as an <merror>.)
+  document.querySelectorAll('mjx-container > svg [data-mjx-error]')
+    .forEach(e => report.errors.push(e.getAttribute('data-mjx-error')));
   document.querySelectorAll('script').forEach(s => s.remove());
-  document.querySelectorAll('.MathJax_Preview').forEach(s => s.remove());
   const re = /\$[^$\n]+\$/;
   document.querySelectorAll('.jp-RenderedMarkdown, .jp-RenderedLatex').forEach(el => {
     const m = el.innerText.match(re); if (m) report.rawMath.push(m[0]);
   });
-  report.nMath = document.querySelectorAll('.MathJax_SVG').length;
+  report.nMath = document.querySelectorAll('mjx-container[jax="SVG"]').length;
   report.html = '<!DOCTYPE html>\n' + document.documentElement.outerHTML;
   return report;
 }
@@ -220,15 +216,6 @@ def find_chromium() -> str | None:
         path = shutil.which(name)
         if path:
             return path
-    return None
-
-
-def find_mathjax() -> Path | None:
-    env = os.environ.get("MATHJAX_JS")
-    candidates = [env] if env else list(MATHJAX_CANDIDATES)
-    for c in candidates:
-        if c and Path(c).is_file():
-            return Path(c).resolve()
     return None
 
 
@@ -394,7 +381,8 @@ def _link_handouts(html: str, stems: set[str], suffix: str = "") -> str:
 def notebook_to_raw_html(
     nb_path: Path, mathjax: Path, stems: set[str], *, with_solutions: bool = False
 ) -> str:
-    """The lab-template page, still with the (local) MathJax script in it."""
+    """The lab-template page, still with the script of MathJax 3 (``mathjax``, a local
+    ``tex-svg.js``) in it."""
     source = nbformat.read(nb_path, as_version=4)
     title = lesson_title(source, nb_path.stem)
     nb = handout_notebook(source, with_solutions=with_solutions)
@@ -502,12 +490,7 @@ def build(
         raise CourseToolsError(
             "Chromium not found: install Debian's 'chromium' or set $PERCEPTRON_CHROMIUM"
         )
-    mathjax = find_mathjax()
-    if mathjax is None:
-        raise CourseToolsError(
-            "MathJax 2 not found: install Debian's 'libjs-mathjax' or set $MATHJAX_JS "
-            "to a local MathJax.js"
-        )
+    mathjax = svg_bundle()  # MathJax 3 from the Python package
     stems = {Path(src).stem for src, _ in plan}
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)

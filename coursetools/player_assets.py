@@ -4,7 +4,9 @@ Each player (``coursetools.frames.player_html``) holds native controls, the firs
 the status line and its manifest as inline JSON. The script only swaps pictures and
 text: a control move picks the grid point's frame file, its alt text and its status
 line; the neighbours of the new position (one step along every control) are preloaded
-so that the next move shows at once.
+so that the next move shows at once. The first neighbours wait until a reader reaches
+for the player (pointer, touch, keyboard focus): a page's first load is the frames it
+shows (issue 29's budget, ``coursetools.page_weight``).
 """
 
 PLAYER_JS = r"""
@@ -65,8 +67,18 @@ PLAYER_JS = r"""
       f.addEventListener("input", show);
       f.addEventListener("change", show);
     });
-    preload(index(position()));
-    neighbours(position());
+    // The first frame is the <img> itself. Its neighbours are fetched once a reader
+    // reaches for the player (pointer, touch or keyboard focus), not with the page:
+    // the page's first load stays the frames it shows.
+    var warmed = false;
+    function warm() {
+      if (warmed) return;
+      warmed = true;
+      neighbours(position());
+    }
+    ["pointerenter", "touchstart", "focusin"].forEach(function (type) {
+      root.addEventListener(type, warm, {passive: true});
+    });
     root.setAttribute("data-frame", String(index(position())));
     root.classList.add("pp-ready");
   }

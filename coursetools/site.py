@@ -16,8 +16,9 @@ Jupyter Book stack) from the outputs stored in the lessons; no kernel runs:
 * lesson 0 is the landing page, lessons 1-8 follow in the sidebar, then a "How to use
   this course" page and the licence texts with the citation (``CITATION.cff``), to
   which every page's footer links;
-* the site is self-contained: MathJax 2 is copied from Debian's ``libjs-mathjax``
-  into ``_static/mathjax`` and Sphinx's own search works offline.
+* the site is self-contained: MathJax 3 (the Python package ``django-static-mathjax``,
+  see ``coursetools.mathjax``) is copied into ``_static/mathjax`` and Sphinx's own
+  search works offline.
 
 Usage::
 
@@ -30,10 +31,11 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("site", ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "nbgrader", "nbconvert"))
+    require("site", ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "nbgrader", "nbconvert", "mathjax"))
 
 import argparse
 import html
+import json
 import os
 import re
 import shutil
@@ -49,8 +51,10 @@ import nbformat
 from coursetools._common import BRANCH, REPO, CourseToolsError, repo_root, run_cli
 from coursetools.colab import colab_url, without_colab_cell
 from coursetools.frames import CACHE_DIR, Player, player_frames, player_html, render_players
-from coursetools.handouts import IMAGE_MIMES, find_mathjax, static_outputs
+from coursetools.handouts import IMAGE_MIMES, static_outputs
 from coursetools.homework import student_version
+from coursetools.mathjax import STARTUP, chtml_config, copy_mathjax
+from coursetools.page_weight import first_load_bytes
 from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
 
@@ -64,19 +68,12 @@ WIDGET_CAPTION = (
     "Still picture: in the notebook, sliders move this figure. "
     '<a href="{url}">Open this lesson on Binder</a> to move them.'
 )
-#: the MathJax 2 pieces the CommonHTML configuration loads (the rest of Debian's copy,
-#: about 50 MB of other outputs, fonts and unpacked sources, is not needed)
-MATHJAX_PARTS = (
-    "MathJax.js",
-    "config/TeX-AMS_CHTML.js",
-    "extensions",
-    "jax/input/TeX",
-    "jax/element",
-    "jax/output/CommonHTML",
-    "jax/output/PreviewHTML",
-    "fonts/HTML-CSS/TeX/woff",
-    "localization/en",
-)
+#: where the site's MathJax 3 goes, under _static/ (coursetools.mathjax copies it)
+MATHJAX_DIR = "mathjax"
+#: the script every page with maths loads (Sphinx's ``mathjax_path``, under _static/)
+MATHJAX_PATH = f"{MATHJAX_DIR}/{STARTUP}"
+#: MathJax 3's configuration on every page with maths (Sphinx's ``mathjax3_config``)
+MATHJAX3_CONFIG = chtml_config()
 _DEFAULT_REPR = re.compile(r"^<\w*Figure size [^>]*>$")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", flags=re.M)
 
@@ -359,17 +356,14 @@ def _conf(title: str) -> str:
         html_show_sourcelink = False
         html_show_sphinx = False
         html_last_updated_fmt = None
-        # MathJax 2 from the site itself (Debian's libjs-mathjax), not from a CDN.
-        mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_CHTML"
-        # MyST marks the page tex2jax_ignore and each formula "math"; its own setting
-        # is MathJax 3's, so say the same to MathJax 2.
+        # MathJax 3 from the site itself (the package django-static-mathjax), not a CDN.
+        mathjax_path = {MATHJAX_PATH!r}
+        # MyST marks the page tex2jax_ignore and each formula "math"; with its default
+        # myst_update_mathjax it would write the same processHtmlClass into
+        # mathjax3_config (or, on Sphinx 9 when that is unset, mathjax4_config): the
+        # whole configuration is given here instead, the same on every Sphinx.
         myst_update_mathjax = False
-        mathjax2_config = {{
-            "tex2jax": {{"processEscapes": True, "ignoreClass": "tex2jax_ignore|mathjax_ignore",
-                        "processClass": "tex2jax_process|mathjax_process|math|output_area"}},
-            "CommonHTML": {{"linebreaks": {{"automatic": True}}}},
-            "showMathMenu": False, "messageStyle": "none", "menuSettings": {{"zoom": "None"}},
-        }}
+        mathjax3_config = {MATHJAX3_CONFIG!r}
         html_theme_options = {{
             "repository_url": {REPO_URL!r},
             "repository_branch": {BRANCH!r},
@@ -396,16 +390,27 @@ p code.literal span.pre, li code.literal span.pre, td code.literal span.pre { wh
 """
 
 # The search page shows snippets of the pages' text, formulas as raw TeX: typeset
-# them with the site's MathJax as the results arrive.
+# them with the site's MathJax 3 as the results arrive (one typeset at a time).
 _SEARCH_MATH_JS = """\
 (function () {
   if (!/\\/search\\.html$/.test(window.location.pathname)) return;
-  window.MathJax = {showMathMenu: false, messageStyle: "none", skipStartupTypeset: true,
-                    tex2jax: {inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]]}};
+  // The pages' configuration, without the typesetting at start (there is nothing yet).
+  window.MathJax = @MATHJAX_CONFIG@;
   var root = document.documentElement.dataset.content_root || "./";
   var script = document.createElement("script");
-  script.src = root + "_static/mathjax/MathJax.js?config=TeX-AMS_CHTML";
+  script.src = root + "_static/@MATHJAX_PATH@";
+  // MathJax 3 is ready once its startup has run and its startup promise has resolved.
+  var ready = new Promise(function (resolve, reject) {
+    script.onload = resolve;
+    script.onerror = function () { reject(new Error("could not load " + script.src)); };
+  }).then(function () { return window.MathJax.startup.promise; });
   document.head.appendChild(script);
+  var typesetting = ready;
+  function typeset(results) {
+    typesetting = typesetting
+      .then(function () { return window.MathJax.typesetPromise([results]); })
+      .catch(function (err) { console.error("MathJax: " + err); });
+  }
   var pending = null;
   var watch = new MutationObserver(function () {
     if (pending) window.clearTimeout(pending);
@@ -413,9 +418,7 @@ _SEARCH_MATH_JS = """\
       var results = document.getElementById("search-results");
       // A complete \\(...\\) or \\[...\\] (a snippet may cut one in half: leave that).
       var raw = results && /\\\\\\([\\s\\S]*?\\\\\\)|\\\\\\[[\\s\\S]*?\\\\\\]/.test(results.innerText);
-      if (raw && window.MathJax && window.MathJax.Hub) {
-        window.MathJax.Hub.Queue(["Typeset", window.MathJax.Hub, results]);
-      } else { pending = null; }
+      if (raw) { typeset(results); } else { pending = null; }
     }, 200);
   });
   // Snippets come from the text of each page's main block, which also holds the
@@ -438,6 +441,19 @@ _SEARCH_MATH_JS = """\
   });
 })();
 """
+
+
+
+def search_math_js() -> str:
+    """The search page's script, with the site's MathJax path and configuration.
+
+    >>> "_static/mathjax/startup.js" in search_math_js() and "@" not in search_math_js()
+    True
+    """
+    config = {**MATHJAX3_CONFIG, "startup": {"typeset": False}}
+    return (_SEARCH_MATH_JS.replace("@MATHJAX_PATH@", MATHJAX_PATH)
+            .replace("@MATHJAX_CONFIG@", json.dumps(config)))
+
 
 _REDIRECT = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>The perceptron: an executable course</title>
@@ -473,26 +489,6 @@ def theme_image_alt(page: str) -> str:
     return _IMG.sub(fix, page)
 
 
-def copy_mathjax(dest: Path) -> None:
-    """Copy the parts of the local MathJax 2 the site uses into ``dest``."""
-    js = find_mathjax()
-    if js is None:
-        raise CourseToolsError(
-            "MathJax 2 not found: install Debian's 'libjs-mathjax' or set $MATHJAX_JS"
-        )
-    root = js.parent
-    for part in MATHJAX_PARTS:
-        src = root / part
-        if not src.exists():
-            raise CourseToolsError(f"MathJax copy incomplete: {src} is missing")
-        target = dest / part
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if src.is_dir():
-            shutil.copytree(src, target, dirs_exist_ok=True)
-        else:
-            shutil.copyfile(src, target)
-
-
 def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Player]] | None = None,
                   frames_dir: Path | None = None) -> None:
     """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
@@ -519,10 +515,10 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     static = src / "_static"
     static.mkdir()
     (static / "site.css").write_text(_CSS, encoding="utf-8")
-    (static / "search_math.js").write_text(_SEARCH_MATH_JS, encoding="utf-8")
+    (static / "search_math.js").write_text(search_math_js(), encoding="utf-8")
     (static / "player.js").write_text(PLAYER_JS, encoding="utf-8")
     (static / "player.css").write_text(PLAYER_CSS, encoding="utf-8")
-    copy_mathjax(static / "mathjax")
+    copy_mathjax(static / MATHJAX_DIR)
     if players and frames_dir is not None:
         target = static / "frames"
         target.mkdir()
@@ -535,27 +531,26 @@ BUDGET_SITE_MB = 150
 BUDGET_FIRST_LOAD_MB = 3
 
 
-def first_load_bytes(site: Path, page: Path) -> int:
-    """Bytes a page loads before any interaction: its HTML, the scripts, styles and
-    images it names (the players' first frames among them); MathJax's own lazily loaded
-    parts and fonts are not counted (see tests/test_site_player.py for a browser's count).
+#: The theme's Font Awesome as JavaScript (1.5 MB, every icon as SVG): the theme's style
+#: sheet already draws the few icons the pages show from its webfonts (0.2 MB), so
+#: the pages do not load the script and the site does not ship it.
+ICON_SCRIPT = "fontawesome.js"
+_ICON_SCRIPT_TAG = re.compile(
+    rf'<script\b[^>]*src="[^"]*/{re.escape(ICON_SCRIPT)}[^"]*"[^>]*>\s*</script>\n?')
+
+
+def without_icon_script(page: str) -> str:
+    """A page without the theme's Font Awesome script (its icons come from the CSS).
+
+    >>> without_icon_script('<script defer src="_static/scripts/fontawesome.js?digest=1"></script>x')
+    'x'
     """
-    text = page.read_text(encoding="utf-8")
-    total = len(text.encode())
-    seen = set()
-    for ref in re.findall(r'<(?:script|img|link)\b[^>]*?(?:src|href)="([^"#?]+)', text):
-        target = (page.parent / ref).resolve()
-        if target in seen or not target.is_file() or site.resolve() not in target.parents:
-            continue
-        if target.suffix in (".html",):
-            continue
-        seen.add(target)
-        total += target.stat().st_size
-    return total
+    return _ICON_SCRIPT_TAG.sub("", page)
 
 
 def site_report(out: Path) -> dict[str, float]:
-    """The site's size and its heaviest first page load, in MB."""
+    """The site's size and its heaviest first page load (``coursetools.page_weight``:
+    everything a lesson page fetches on its first view), in MB (2**20 bytes)."""
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     loads = {p.name: first_load_bytes(out, p) for p in out.glob("[0-9][0-9]_*.html")}
     heaviest = max(loads, key=loads.get) if loads else ""
@@ -601,9 +596,11 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
         for leftover in (staging / "_static").glob("*webpack-macros.html"):
             leftover.unlink()
         shutil.rmtree(staging / "_sources", ignore_errors=True)
+        for script in (staging / "_static" / "scripts").glob(f"{ICON_SCRIPT}*"):
+            script.unlink()  # with its .map and licence: no page loads it
         for page in staging.glob("*.html"):
             text = page.read_text(encoding="utf-8")
-            fixed = theme_image_alt(text)
+            fixed = without_icon_script(theme_image_alt(text))
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")

@@ -46,6 +46,7 @@ import nbformat
 
 from coursetools._common import CourseToolsError, lesson_notebooks, repo_root, run_cli
 from coursetools.colab import is_colab_cell
+from coursetools.mathjax import chtml_config, copy_mathjax
 
 DEFAULT_OUT = "slides"
 #: Most words of text on one slide (a display formula counts as five).
@@ -67,6 +68,9 @@ _INLINE_MATH = re.compile(r"(?<![\\$])\$([^$\n]+?)\$")
 _BOLD_LEAD = re.compile(r"^\s*(?:[*-]\s+|\d+\.\s+)?\*\*(.+?)\*\*", re.S)
 _DETAILS = re.compile(r"<details>.*?</details>", re.S)
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/svg+xml")
+#: MathJax 3 in a deck: the site's TeX options, ``\(...\)`` and ``\[...\]`` only
+#: (:func:`markdown_html` writes those), no menu.
+MATHJAX_CONFIG = chtml_config({"displayMath": [["\\[", "\\]"]]})
 
 
 # --------------------------------------------------------------------------- metadata
@@ -445,14 +449,9 @@ _PAGE = """<!DOCTYPE html>
 <link rel="stylesheet" href="reveal/dist/theme/white.css">
 <style>{css}</style>
 <script>
-window.MathJax = {{
-  tex2jax: {{inlineMath: [["\\\\(", "\\\\)"]], displayMath: [["\\\\[", "\\\\]"]],
-             processEscapes: true}},
-  CommonHTML: {{scale: 100, linebreaks: {{automatic: true}}}}, showMathMenu: false, messageStyle: "none",
-  menuSettings: {{zoom: "None"}}
-}};
+window.MathJax = {mathjax_config};
 </script>
-<script src="mathjax/MathJax.js?config=TeX-AMS_CHTML"></script>
+<script src="mathjax/startup.js"></script>
 </head><body>
 <div class="reveal"><div class="slides">
 {sections}
@@ -476,8 +475,12 @@ function startDeck() {{
     plugins: [RevealNotes]
   }}).then(function () {{ document.body.dataset.deckReady = "1"; }});
 }}
-if (window.MathJax && window.MathJax.Hub) {{
-  MathJax.Hub.Queue(startDeck);
+// MathJax 3's startup promise resolves once every formula is typeset; a failure is
+// reported (the tests read the console) and the deck starts all the same.
+if (window.MathJax && window.MathJax.startup && window.MathJax.startup.promise) {{
+  MathJax.startup.promise.then(startDeck, function (err) {{
+    console.error("MathJax: " + err); startDeck();
+  }});
 }} else {{ startDeck(); }}
 </script>
 </body></html>
@@ -547,7 +550,8 @@ def deck_html(slides: list[Slide], title: str, lesson_label: str) -> str:
     for group in groups:
         inner = [_section(s, lesson_label) for s in group]
         sections.append(inner[0] if len(inner) == 1 else "<section>\n" + "\n".join(inner) + "\n</section>")
-    return _PAGE.format(title=html.escape(title), css=_CSS, sections="\n".join(sections))
+    return _PAGE.format(title=html.escape(title), css=_CSS, sections="\n".join(sections),
+                        mathjax_config=json.dumps(MATHJAX_CONFIG))
 
 
 def reveal_root() -> Path:
@@ -565,9 +569,7 @@ def reveal_root() -> Path:
 
 
 def copy_assets(deck_dir: Path) -> None:
-    """reveal.js (core, white theme, notes plugin) and MathJax into the deck's folder."""
-    from coursetools.site import copy_mathjax
-
+    """reveal.js (core, white theme, notes plugin) and MathJax 3 into the deck's folder."""
     root = reveal_root()
     for part in ("dist/reset.css", "dist/reveal.css", "dist/reveal.js", "dist/theme/white.css",
                  "dist/theme/fonts/source-sans-pro", "plugin/notes/notes.js",

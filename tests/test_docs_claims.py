@@ -45,6 +45,8 @@ def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
         ("coursetools.site", ["nbgrader"], "site"),
         ("coursetools.site", ["sphinx", "myst_nb"], "site"),
         ("coursetools.handouts", ["nbgrader"], "instructor"),
+        ("coursetools.site", ["mathjax"], "site"),
+        ("coursetools.handouts", ["mathjax"], "instructor"),
         ("coursetools.homework", ["nbgrader"], "instructor"),
     ],
 )

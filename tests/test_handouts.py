@@ -9,8 +9,12 @@ left in the visible text, one ``<img>`` per image output of the source, every im
 decoded (``naturalWidth > 0``), no widget view left, and the first PDF page rendered
 to PNG (pdftoppm) is not blank.
 
-Needs Chromium, Debian's libjs-mathjax, poppler-utils and playwright (Python package
-only): without them the tests skip, except when ``CI`` is set, where they fail.
+The maths is typeset by MathJax 3 from the Python package ``django-static-mathjax``
+(no system MathJax); a formula MathJax cannot typeset stops the build (tested).
+
+Needs Chromium, poppler-utils, MathJax 3 and playwright (Python packages, the
+``instructor`` extra): without them the tests skip, except when ``CI`` is set, where
+they fail.
 """
 
 from __future__ import annotations
@@ -54,8 +58,12 @@ def _missing(reason: str):
 def _require_tools():
     if ho.find_chromium() is None:
         _missing("Chromium not found (apt-get install chromium)")
-    if ho.find_mathjax() is None:
-        _missing("MathJax 2 not found (apt-get install libjs-mathjax)")
+    try:
+        from coursetools import mathjax
+
+        mathjax.svg_bundle()
+    except CourseToolsError as exc:
+        _missing(str(exc))
     if shutil.which("pdftoppm") is None:
         _missing("pdftoppm not found (apt-get install poppler-utils)")
     try:
@@ -196,10 +204,15 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
               const imgs = [...document.querySelectorAll('img')];
               return {
                 scripts: document.querySelectorAll('script').length,
-                math: document.querySelectorAll('.MathJax_SVG, .MathJax_SVG_Display, mjx-container').length,
-                mathSvgs: [...document.querySelectorAll('.MathJax_SVG svg')]
+                math: document.querySelectorAll('mjx-container[jax="SVG"]').length,
+                mathErrors: document.querySelectorAll('mjx-container [data-mjx-error], mjx-merror').length,
+                mathSvgs: [...document.querySelectorAll('mjx-container[jax="SVG"] > svg')]
                   .map(s => s.getBoundingClientRect().width),
-                danglingUses: [...document.querySelectorAll('.MathJax_SVG use')]
+                // MathML for screen readers: clipped to nothing (it must not print twice).
+                shownMml: [...document.querySelectorAll('mjx-assistive-mml')]
+                  .filter(e => getComputedStyle(e).position !== 'absolute'
+                               || !getComputedStyle(e).clip.startsWith('rect(1px')).length,
+                danglingUses: [...document.querySelectorAll('mjx-container use')]
                   .map(u => u.getAttribute('href') || u.getAttribute('xlink:href') || '')
                   .filter(h => !h.startsWith('#') || !document.getElementById(h.slice(1))),
                 text: text,
@@ -221,7 +234,8 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
               };
             }"""
         )
-        inked = [_ink(el.screenshot()) for el in page.query_selector_all(".MathJax_SVG")[:5]]
+        drawn = page.query_selector_all('mjx-container[jax="SVG"] > svg')[:5]  # not a display's row
+        inked = [_ink(el.screenshot()) for el in drawn]
     finally:
         page.close()
     assert facts["scripts"] == 0, "the handout must not need any script"
@@ -231,6 +245,8 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
     assert not raw, f"maths left untypeset: {raw[:5]}"
     if markdown_has_math(nb):
         assert facts["math"] > 0, "no MathJax output in a lesson with maths"
+        assert facts["math"] == handout.n_math
+    assert facts["mathErrors"] == 0 and facts["shownMml"] == 0, facts
     assert all(w > 0 for w in facts["mathSvgs"]), "a formula rendered with zero width"
     assert facts["outputImgs"] == source_image_outputs(nb)  # checks and answers hold none
     assert all(facts["decoded"]), f"images not decoded: {facts['srcs']}"
@@ -334,6 +350,31 @@ def test_handout_pdf_first_page_not_blank(built, name, tmp_path):
     assert pixels.shape[0] > 100 and pixels.shape[1] > 100
     assert pixels.std() > 5, f"first PDF page looks blank (pixel std {pixels.std():.2f})"
     assert (pixels < 128).mean() > 0.002, "hardly any dark (text) pixels on page 1"
+
+
+def test_a_formula_mathjax_cannot_typeset_stops_the_build(tmp_path):
+    """An undefined macro is an error, not red text in a handout (and the finder is honest)."""
+    _require_tools()
+    from coursetools import mathjax
+
+    assert ho.svg_bundle() == mathjax.es5_dir() / "tex-svg.js"
+    assert mathjax.version().startswith("3.")
+    raw = ho.notebook_to_raw_html(
+        fixture_lessons.write(fixture_lessons.tiny_lesson(), tmp_path / "01_x.ipynb"),
+        ho.svg_bundle(), set(),
+    )
+    assert f'src="{ho.svg_bundle().as_uri()}"' in raw and "MathJax.js" not in raw
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Broken\n\nA macro that does not exist: $\\notamacro x$.")])
+    src = fixture_lessons.write(nb, tmp_path / "01_broken.ipynb")
+    # In a process of its own: this module's browser fixture holds playwright here.
+    result = subprocess.run(
+        [sys.executable, "-m", "coursetools.handouts", "--no-pdf", "--out", str(tmp_path / "out"), str(src)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert re.search(r"^error: .*MathJax could not typeset.*notamacro", result.stderr, re.M), result.stderr
+    assert not (tmp_path / "out" / "01_broken.html").exists()
 
 
 # ----------------------------------------------------------------- no browser needed

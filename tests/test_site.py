@@ -6,7 +6,16 @@ footer and Binder links) and a real browser (headless Chromium, loopback only) o
 every page: no console error, no request leaving the machine, maths typeset, every
 stored figure shown, search finds lesson 4. Screenshots go to test-output/site/.
 
-Without Sphinx/MyST-NB/sphinx-book-theme, MathJax or Chromium the tests skip locally
+The build's first-load figure (``coursetools.page_weight``) is checked against the
+browser on every lesson page: each file Chromium fetches while the page loads is one
+the figure counts, and the figure is not below the bytes Chromium received.
+
+MathJax is MathJax 3 from the Python package index (``django-static-mathjax``): the
+module's build runs with ``$MATHJAX_JS`` pointing nowhere and records every file the
+build process opens, and no file of a system MathJax (Debian's ``libjs-mathjax``) may
+be among them.
+
+Without Sphinx/MyST-NB/sphinx-book-theme, MathJax 3 or Chromium the tests skip locally
 and fail under CI (``CI`` set), like tests/test_browser.py.
 """
 
@@ -15,8 +24,10 @@ from __future__ import annotations
 import functools
 import html
 import importlib.util
+import json
 import os
 import re
+import sys
 import threading
 import zlib
 from html.parser import HTMLParser
@@ -39,6 +50,11 @@ PLAYER_OUTPUT = ROOT / "test-output" / "site-player"
 BUILD_REPORT: dict = {}
 IN_CI = bool(os.environ.get("CI"))
 TEXT_SUFFIXES = {".html", ".js", ".json", ".txt", ".css", ".inv", ".ipynb", ".md"}
+#: Where system packages put MathJax (Debian's libjs-mathjax and others): never read.
+SYSTEM_MATHJAX = ("/usr/share/javascript/mathjax", "/usr/share/mathjax", "/usr/share/nodejs/mathjax")
+#: Paths the module's site build opened or listed (filled by an audit hook during it).
+BUILD_READS: list[str] = []
+_RECORDING: list[bool] = []
 BINDER = "https://mybinder.org/v2/gh/perceptron-course/perceptron-course/main?urlpath=lab/tree/notebooks/"
 # Solution / hidden-test lines shorter than this are too generic to be secrets ("x = 1").
 MIN_SECRET_CHARS = 16
@@ -50,19 +66,35 @@ def _unavailable(reason: str):
     pytest.skip(reason)
 
 
+def _record_reads(event: str, args: tuple) -> None:
+    """Audit hook: the paths opened or listed while ``_RECORDING`` is set."""
+    if _RECORDING and event in ("open", "os.listdir", "os.scandir") and args and args[0] is not None:
+        BUILD_READS.append(os.fsdecode(args[0]) if isinstance(args[0], str | bytes) else str(args[0]))
+
+
 @pytest.fixture(scope="module")
 def site_dir(tmp_path_factory) -> Path:
-    for module in ("sphinx", "myst_nb", "sphinx_book_theme", "yaml"):
+    for module in ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "mathjax"):
         if importlib.util.find_spec(module) is None:
             _unavailable(f"{module} not installed (pip install -e '.[site]')")
-    from coursetools.handouts import find_mathjax
-
-    if find_mathjax() is None:
-        _unavailable("MathJax 2 not found (apt-get install libjs-mathjax)")
     from coursetools.site import build
 
-    # The frame cache is the repository's own (.cache/site-frames): a warm cache is reused.
-    return build(tmp_path_factory.mktemp("site") / "site", verbose=False, report=BUILD_REPORT)
+    # No system MathJax: $MATHJAX_JS (MathJax 2's old override) points nowhere, and
+    # every file the build opens is recorded (the Sphinx run itself copies _static/).
+    before = os.environ.get("MATHJAX_JS")
+    os.environ["MATHJAX_JS"] = str(tmp_path_factory.mktemp("nowhere") / "MathJax.js")
+    if not BUILD_READS and not _RECORDING:
+        sys.addaudithook(_record_reads)
+    _RECORDING.append(True)
+    try:
+        # The frame cache is the repository's own (.cache/site-frames): a warm cache is reused.
+        return build(tmp_path_factory.mktemp("site") / "site", verbose=False, report=BUILD_REPORT)
+    finally:
+        _RECORDING.clear()
+        if before is None:
+            os.environ.pop("MATHJAX_JS", None)
+        else:
+            os.environ["MATHJAX_JS"] = before
 
 
 class _Page(HTMLParser):
@@ -243,8 +275,33 @@ def test_course_structure(site_dir):
         nb = nbformat.read(p, as_version=4)
         n_checks = sum("hide-input" in c.metadata.get("tags", []) for c in nb.cells)
         assert page.count("hide-input") >= n_checks, p.stem
-        # MathJax from the site itself.
-        assert re.search(r'<script[^>]*src="_static/mathjax/MathJax\.js', page), p.stem
+        # MathJax 3 from the site itself.
+        assert re.search(r'<script[^>]*src="_static/mathjax/startup\.js', page), p.stem
+        assert "MathJax.Hub" not in page and "MathJax.js" not in page, p.stem
+
+
+def test_site_mathjax_is_mathjax3_from_the_package(site_dir):
+    """Issue 29: the site builds with pip alone, without Debian's libjs-mathjax."""
+    from coursetools import mathjax
+
+    copied = site_dir / "_static" / "mathjax"
+    es5 = mathjax.es5_dir()
+    assert "site-packages" in str(es5) or "dist-packages" in str(es5), es5
+    for part in ("startup.js", "core.js", "input/tex.js", "output/chtml.js",
+                 "output/chtml/fonts/tex.js", "a11y/assistive-mml.js"):
+        assert (copied / part).read_bytes() == (es5 / part).read_bytes(), part
+    assert sorted(p.name for p in (copied / "output/chtml/fonts/woff-v2").iterdir()) == sorted(
+        p.name for p in (es5 / "output/chtml/fonts/woff-v2").iterdir())
+    assert "Apache License" in (copied / "LICENSE").read_text(encoding="utf-8")
+    assert mathjax.version().startswith("3.")
+    assert not list(site_dir.rglob("MathJax.js")), "a MathJax 2 file in the site"
+    size = sum(f.stat().st_size for f in copied.rglob("*") if f.is_file())
+    assert size < 2.5 * 2**20, f"the site's MathJax is {size / 2**20:.1f} MB"
+    # The build read MathJax from the package, never from a system folder.
+    assert BUILD_READS, "the audit hook recorded nothing"
+    system = [p for p in BUILD_READS if p.startswith(SYSTEM_MATHJAX)]
+    assert not system, f"the build read a system MathJax: {system[:5]}"
+    assert any(p.startswith(str(es5)) for p in BUILD_READS), "the build did not copy the package's MathJax"
 
 
 # -- in a browser ------------------------------------------------------------------
@@ -287,18 +344,30 @@ class _Visit:
         self.context = browser.new_context(viewport=viewport)
         self.blocked: list[str] = []
         self.errors: list[str] = []
+        #: (URL, body bytes) of every response since the last open(); the loopback
+        #: guard routes every request, so Chromium's cache is off and each page load
+        #: fetches all it needs (a first view).
+        self.received: list[tuple[str, int]] = []
         loopback_guard(self.context, self.blocked)
         self.page = self.context.new_page()
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("response", lambda r: r.status >= 400 and self.errors.append(f"{r.status} {r.url}"))
+        self.page.on("response", self._response)
+
+    def _response(self, r) -> None:
+        if r.status >= 400:
+            self.errors.append(f"{r.status} {r.url}")
+        # The test server sends every file whole, with its Content-Length.
+        self.received.append((r.url, int(r.headers.get("content-length", 0))))
 
     def open(self, url: str):
+        self.received.clear()
         self.page.goto(url, wait_until="load")
-        if self.page.evaluate("typeof MathJax !== 'undefined' && !!MathJax.Hub"):
-            self.page.evaluate(
-                "() => new Promise(r => MathJax.Hub.Queue(() => r(true)))"
-            )
+        # MathJax 3: its startup promise resolves once the page's maths is typeset.
+        if self.page.evaluate("typeof MathJax !== 'undefined' && !!(MathJax.startup || {}).promise"):
+            self.page.evaluate("() => MathJax.startup.promise.then(() => true)")
+        # The fonts the typeset maths and the icons use are fetched after that.
+        self.page.evaluate("() => document.fonts.ready.then(() => true)")
         self.page.wait_for_timeout(200)
         return self.page
 
@@ -309,7 +378,7 @@ class _Visit:
 _JS_PAGE = r"""() => {
   const main = document.querySelector('main') || document.body;
   const clone = main.cloneNode(true);
-  clone.querySelectorAll('pre, code, script, .MJX_Assistive_MathML').forEach(e => e.remove());
+  clone.querySelectorAll('pre, code, script, mjx-assistive-mml').forEach(e => e.remove());
   const figs = Array.from(main.querySelectorAll('.cell_output img'));
   return {
     text: clone.innerText,
@@ -326,18 +395,49 @@ _JS_PAGE = r"""() => {
         .filter(e => !e.closest('pre') && e.getBoundingClientRect().right > right)
         .map(e => e.textContent.slice(0, 60) || e.getAttribute('src'));
     })(),
-    math: main.querySelectorAll('.MathJax_CHTML, mjx-container').length,
-    mathErrors: main.querySelectorAll('.MathJax_CHTML merror, .mjx-merror').length,
+    math: main.querySelectorAll('mjx-container[jax="CHTML"]').length,
+    mathErrors: main.querySelectorAll('mjx-merror, mjx-container [data-mjx-error]').length,
+    mathjax: window.MathJax && window.MathJax.version || null,
+    // The theme's icons come from its style sheet and webfonts (no fontawesome.js).
+    icons: document.querySelectorAll('i.fa-solid, i.fas, i.fa-brands, i.fab').length,
+    iconsUndrawn: Array.from(document.querySelectorAll('i.fa-solid, i.fas, i.fa-brands, i.fab'))
+      .filter(e => ['none', 'normal', ''].includes(getComputedStyle(e, '::before').content)).length,
+    iconFont: document.fonts.check('900 16px "Font Awesome 7 Free"'),
+    svgIcons: document.querySelectorAll('svg.svg-inline--fa').length,
   };
 }"""
 
 
+def _first_load_check(site_dir: Path, served: str, page: Path, received: list[tuple[str, int]],
+                      loads: dict[str, tuple[int, int]]) -> list[str]:
+    """Problems of the build's first-load figure against what the browser received;
+    ``loads`` gets the page's (figure, received bytes)."""
+    from coursetools.page_weight import first_load_files
+
+    counted = {f.relative_to(site_dir.resolve()).as_posix(): f.stat().st_size
+               for f in first_load_files(site_dir, page)}
+    fetched: dict[str, int] = {}
+    for url, size in received:
+        path = unquote(urlsplit(url).path).lstrip("/") if url.startswith(served) else url
+        fetched[path] = max(size, fetched.get(path, 0))  # a file fetched twice costs once
+    loads[page.name] = (sum(counted.values()), sum(fetched.values()))
+    missed = sorted(set(fetched) - set(counted))
+    problems = []
+    if missed:
+        problems.append(f"{page.name}: fetched at load but not in the first-load figure: {missed[:5]}")
+    if loads[page.name][0] < loads[page.name][1]:
+        problems.append(f"{page.name}: first-load figure {loads[page.name][0]} B is below the "
+                        f"{loads[page.name][1]} B the browser received")
+    return problems
+
+
 @pytest.mark.browser
 def test_every_page_in_a_browser(site_dir, served, browser):
-    from coursetools.site import count_figures
+    from coursetools.site import BUDGET_FIRST_LOAD_MB, count_figures
 
     OUTPUT.mkdir(parents=True, exist_ok=True)
     problems = []
+    loads: dict[str, tuple[int, int]] = {}
     visit = _Visit(browser, {"width": 1280, "height": 900})
     try:
         visit.page.goto(f"{served}/")
@@ -346,6 +446,8 @@ def test_every_page_in_a_browser(site_dir, served, browser):
             if f.name == "index.html":
                 continue  # the redirect just checked
             page = visit.open(f"{served}/{f.name}")
+            if re.match(r"\d\d_", f.name):  # a lesson page: the first-load budget's pages
+                problems += _first_load_check(site_dir, served, f, visit.received, loads)
             info = page.evaluate(_JS_PAGE)
             raw = re.findall(r"\\\(|\\\[|\$[^$\s][^$\n]*\$", info["text"])
             if raw:
@@ -367,6 +469,12 @@ def test_every_page_in_a_browser(site_dir, served, browser):
                                     f"({info['openChecks']} open), the lesson has {n_checks}")
                 if "$" in src.read_text(encoding="utf-8") and info["math"] == 0:
                     problems.append(f"{f.name}: no typeset maths")
+            if not info["icons"] or info["iconsUndrawn"] or not info["iconFont"] or info["svgIcons"]:
+                problems.append(f"{f.name}: theme icons not drawn from the webfonts: {info['icons']} icons, "
+                                f"{info['iconsUndrawn']} without a glyph, font loaded {info['iconFont']}, "
+                                f"{info['svgIcons']} SVG icons")
+            if info["math"] and not str(info["mathjax"]).startswith("3."):
+                problems.append(f"{f.name}: typeset by MathJax {info['mathjax']}, not MathJax 3")
             if f.stem in ("00_index", "04_cover_counting", "how_to_use"):
                 page.screenshot(path=str(OUTPUT / f"desktop-{f.stem}.png"))
             if f.stem == "04_cover_counting":  # a slider's still figure, its caption and a check
@@ -377,6 +485,12 @@ def test_every_page_in_a_browser(site_dir, served, browser):
         problems += [f"request outside loopback: {u}" for u in visit.blocked]
     finally:
         visit.close()
+    heaviest = max(loads, key=lambda name: loads[name][1])
+    print(f"\nheaviest first load in Chromium: {heaviest}, {loads[heaviest][1] / 2**20:.2f} MB received, "
+          f"build figure {loads[heaviest][0] / 2**20:.2f} MB")
+    if loads[heaviest][1] >= BUDGET_FIRST_LOAD_MB * 2**20:
+        problems.append(f"{heaviest}: {loads[heaviest][1] / 2**20:.2f} MB on first load in Chromium "
+                        f"(budget {BUDGET_FIRST_LOAD_MB} MB)")
     assert not problems, "\n".join(problems)
 
 
@@ -420,6 +534,12 @@ def test_search_finds_cover(served, browser):
         )
         page.screenshot(path=str(OUTPUT / "desktop-search-Cover.png"))
         assert any("04_cover_counting" in h for h in hrefs), hrefs
+        maths = page.evaluate("""() => ({
+          typeset: document.querySelectorAll('#search-results mjx-container').length,
+          errors: document.querySelectorAll('#search-results mjx-merror').length,
+          version: window.MathJax && window.MathJax.version})""")
+        assert maths["typeset"] > 0 and maths["errors"] == 0, maths  # Cover's snippets hold formulas
+        assert str(maths["version"]).startswith("3."), maths
         snippets = page.inner_text("#search-results")
         assert "Light Dark" not in snippets, "theme buttons in the search snippets"
         assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
@@ -434,6 +554,43 @@ def test_site_docstring_examples_run():
 
     failures, tried = doctest.testmod(coursetools.site)
     assert tried > 0 and failures == 0
+
+
+def test_page_weight_docstring_examples_run():
+    import doctest
+
+    import coursetools.page_weight
+
+    failures, tried = doctest.testmod(coursetools.page_weight)
+    assert tried > 0 and failures == 0
+
+
+def test_first_load_counts_what_css_and_mathjax_fetch(tmp_path):
+    """The figure follows style sheets (imports, fonts) and MathJax's components."""
+    from coursetools.mathjax import chtml_config, component_files, copy_mathjax
+    from coursetools.page_weight import first_load_files
+
+    static = tmp_path / "_static"
+    (static / "styles").mkdir(parents=True)
+    (static / "basic.css").write_text("a{}")
+    (static / "icons.woff2").write_bytes(b"font")
+    (static / "styles" / "theme.css").write_text('@import "../basic.css";@font-face{src:url(../icons.woff2)}')
+    copy_mathjax(static / "mathjax")
+    page = tmp_path / "01_a.html"
+    page.write_text(
+        '<link href="_static/styles/theme.css?digest=1" rel="stylesheet" />'
+        '<link rel="next" href="02_b.html" />'
+        f"<script>window.MathJax = {json.dumps(chtml_config())}</script>"
+        '<script defer="defer" src="_static/mathjax/startup.js?v=1"></script>'
+        '<img src="https://example.org/away.png"><img src="_static/missing.png">'
+    )
+    names = {f.relative_to(tmp_path).as_posix() for f in first_load_files(tmp_path, page)}
+    assert {"01_a.html", "_static/styles/theme.css", "_static/basic.css", "_static/icons.woff2"} <= names
+    for part in component_files(chtml_config()["loader"]["load"]):
+        assert f"_static/mathjax/{part}" in names or (static / "mathjax" / part).is_dir(), part
+    fonts = sorted((static / "mathjax" / "output/chtml/fonts/woff-v2").iterdir())
+    assert fonts and all(f.relative_to(tmp_path).as_posix() in names for f in fonts)
+    assert not any("LICENSE" in n or "02_b" in n or "away" in n for n in names)
 
 
 def test_build_refuses_a_folder_it_did_not_build(tmp_path):
@@ -650,7 +807,8 @@ def test_player_budgets(site_dir, tmp_path):
     first = dict(BUILD_REPORT)
     assert first["players"] == 14 and first["frames"] > 14 * 10
     assert first["site_mb"] < 0.8 * BUDGET_SITE_MB, first
-    # The theme alone (fontawesome.js, its CSS) is about 2.3 MB of every page.
+    # Everything the heaviest lesson page fetches on its first view (coursetools.page_weight;
+    # test_every_page_in_a_browser holds the figure against Chromium).
     assert first["first_load_mb"] < BUDGET_FIRST_LOAD_MB, first
     warm: dict = {}
     build(tmp_path / "again", verbose=False, report=warm)

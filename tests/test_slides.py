@@ -71,7 +71,7 @@ MEASURE = """() => {
   const s = Reveal.getCurrentSlide();
   const box = s.getBoundingClientRect(), scale = Reveal.getScale();
   const text = s.cloneNode(true);
-  text.querySelectorAll('aside.notes, script, .MathJax_Preview, .MJX_Assistive_MathML')
+  text.querySelectorAll('aside.notes, script, mjx-assistive-mml')
       .forEach(e => e.remove());
   const fonts = [...s.querySelectorAll('p, li, h1, h2, .caption, .formula')]
       .filter(e => !e.closest('aside')).map(e => parseFloat(getComputedStyle(e).fontSize));
@@ -86,14 +86,17 @@ MEASURE = """() => {
   // Content that spills out without making the slide scroll (a wide formula).
   let right = 0, bottom = 0;
   for (const e of s.querySelectorAll('*')) {
-    // Notes are not shown; MathJax's assistive MathML is clipped to nothing on purpose.
-    if (e.closest('aside, .MJX_Assistive_MathML, script')) continue;
+    // Notes are not shown; MathJax's assistive MathML is clipped to nothing on purpose,
+    // and so are the glyph pieces of a stretched delimiter (measured by their mjx-ext box).
+    if (e.closest('aside, mjx-assistive-mml, script') || e.parentElement.closest('mjx-ext')) continue;
     const r = e.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     right = Math.max(right, (r.right - box.left) / scale);
     bottom = Math.max(bottom, (r.bottom - box.top) / scale);
   }
+  const shown = [...s.querySelectorAll('mjx-container')].filter(e => !e.closest('aside'));
   return {scrollH: Math.max(s.scrollHeight, bottom), scrollW: Math.max(s.scrollWidth, right),
+          math: shown.length, mathErrors: shown.filter(e => e.querySelector('mjx-merror')).length,
           text: text.innerText,
           minFont: fonts.length ? Math.min(...fonts) : 99, figure: figure,
           notes: (s.querySelector('aside.notes') || {innerText: ''}).innerText.trim().length};
@@ -118,6 +121,15 @@ def test_deck_projects_cleanly(decks: Path, browser, lesson: Path) -> None:
     page.route("**/*", guard)
     page.goto((deck / "index.html").as_uri(), wait_until="load")
     page.wait_for_function("document.body.dataset.deckReady === '1'", timeout=60_000)
+    # MathJax 3, from the deck's folder, typeset every formula (the notes' too) before
+    # the deck started.
+    maths = page.evaluate("""() => ({version: window.MathJax && MathJax.version,
+      typeset: document.querySelectorAll('mjx-container[jax="CHTML"]').length,
+      errors: [...document.querySelectorAll('mjx-merror')].map(e => e.textContent)})""")
+    source = (deck / "index.html").read_text(encoding="utf-8")
+    assert str(maths["version"]).startswith("3."), maths
+    assert maths["typeset"] > 0 or not re.search(r"\\\(|\\\[", source), maths
+    assert not maths["errors"], f"{lesson.name}: MathJax errors {maths['errors'][:5]}"
     positions = page.evaluate(
         "Reveal.getSlides().map(s => [Reveal.getIndices(s).h, Reveal.getIndices(s).v || 0])")
     problems, with_notes = [], 0
@@ -133,6 +145,8 @@ def test_deck_projects_cleanly(decks: Path, browser, lesson: Path) -> None:
         words = len(m["text"].split())
         if words > slides.WORD_BUDGET + 15:  # formulas typeset into many short tokens
             problems.append(f"{where}: {words} words of text")
+        if m["mathErrors"]:
+            problems.append(f"{where}: {m['mathErrors']} formulas with a MathJax error")
         raw = re.findall(r"\$|\\\(|\\\[", m["text"])
         if raw:
             problems.append(f"{where}: raw maths markers {raw[:3]} in {m['text'][:80]!r}")
@@ -210,3 +224,15 @@ def test_unknown_lesson_and_unsafe_out_are_refused(tmp_path: Path) -> None:
     with pytest.raises(CourseToolsError, match="refusing"):
         slides.build(repo_root() / "notebooks", [1], pdf=False, verbose=False)
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_decks_carry_mathjax3_from_the_package(decks: Path) -> None:
+    """Each deck has its own MathJax 3 (the package django-static-mathjax), no MathJax 2."""
+    from coursetools import mathjax
+
+    es5 = mathjax.es5_dir()
+    for lesson in LESSONS:
+        copied = decks / lesson.stem / "mathjax"
+        assert (copied / "startup.js").read_bytes() == (es5 / "startup.js").read_bytes()
+        assert (copied / "LICENSE").is_file() and not (copied / "MathJax.js").exists()
+        assert '<script src="mathjax/startup.js">' in (decks / lesson.stem / "index.html").read_text()
