@@ -16,9 +16,17 @@ notebooks are collected (``pytest notebooks/02_xor.ipynb``).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+
+# One BLAS thread in every process of the run (the workers and the kernels, servers and
+# tools they start inherit it): the suite already keeps every core busy with its own
+# workers, and OpenBLAS threads that wait by spinning would only take cores from them.
+# The lessons' outputs do not depend on it (tests/test_cpu_independence.py runs them
+# with one thread and requires the stored bytes).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Test modules whose tests share one costly module-scoped fixture.
 SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py")
