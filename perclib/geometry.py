@@ -123,10 +123,9 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     U = unit_rows(J)  # safe at any scale, rows near 1.8e308 included
     c = np.zeros(D + 1)
     c[-1] = -1.0  # linprog minimises, so minimise -t
-    A_ub = np.hstack([-U, np.ones((P, 1))])  # t - U_i . w <= 0
-    bounds = [(-1.0, 1.0)] * D + [(None, 1.0)]
     res = linprog(
-        c, A_ub=A_ub, b_ub=np.zeros(P), bounds=bounds, method="highs", options=_HIGHS_OPTIONS
+        c, A_ub=_lp_rows(U), b_ub=np.zeros(P), bounds=_lp_bounds(D), method="highs",
+        options=_HIGHS_OPTIONS,
     )
     if res.status != 0:  # pragma: no cover - the LP is always feasible and bounded
         raise RuntimeError(f"separability LP failed: {res.message}")
@@ -143,6 +142,16 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     if support.size and np.abs(lam[support] @ U[support]).sum() <= SEPARABILITY_TOL:
         return _LPVerdict(t_star, None, support)
     return _LPVerdict(t_star, None, None)
+
+
+def _lp_rows(U: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The constraints ``t - U_i . w <= 0`` over the variables ``(w, t)``."""
+    return np.hstack([-U, np.ones((U.shape[0], 1))])
+
+
+def _lp_bounds(D: int) -> list[tuple[float | None, float]]:
+    """``-1 <= w_j <= 1`` (only fixes the scale of ``w``) and ``t <= 1``."""
+    return [(-1.0, 1.0)] * D + [(None, 1.0)]
 
 
 #: Block LPs above this many problems gain nothing more (the solve outgrows the overhead).
@@ -177,13 +186,13 @@ def _separable_many(problems: list[tuple[NDArray[np.float64], NDArray[np.float64
         chunk = problems[start : start + _BATCH]
         blocks, unit, answers = [], [], [None] * len(chunk)
         for k, (X, y) in enumerate(chunk):
-            J = y[:, None] * _homogeneous(_normalised(X)[0] if threshold else X, threshold)
+            J, _ = _reflected(X, y, threshold)
             if not np.all(np.any(J, axis=1)):
                 answers[k] = False  # a pattern on every hyperplane
                 continue
             U = unit_rows(J)
             unit.append((k, U))
-            blocks.append(csr_matrix(np.hstack([-U, np.ones((U.shape[0], 1))])))
+            blocks.append(csr_matrix(_lp_rows(U)))
         if blocks and len({U.shape[1] for _, U in unit}) > 1:
             blocks = []  # patterns of different lengths: each problem on its own below
         if blocks:
@@ -191,7 +200,7 @@ def _separable_many(problems: list[tuple[NDArray[np.float64], NDArray[np.float64
             c = np.tile(np.r_[np.zeros(D), -1.0], len(blocks))
             rows = sum(b.shape[0] for b in blocks)
             res = linprog(c, A_ub=block_diag(blocks, format="csr"), b_ub=np.zeros(rows),
-                          bounds=([(-1.0, 1.0)] * D + [(None, 1.0)]) * len(blocks), method="highs",
+                          bounds=_lp_bounds(D) * len(blocks), method="highs",
                           options=_HIGHS_OPTIONS)
             solution = res.x.reshape(len(blocks), D + 1) if res.status == 0 else None
             for j, (k, U) in enumerate(unit):
@@ -259,16 +268,24 @@ def _separability_lp(
     Scaling first makes the verdict independent of the data's units, with a
     threshold too (the appended constant 1 does not scale with the data).
     """
+    J, scale = _reflected(X, y, threshold)
+    return _max_min_lp(J), scale
+
+
+def _reflected(
+    X: NDArray[np.float64], y: NDArray[np.float64], threshold: bool
+) -> tuple[NDArray[np.float64], float]:
+    """The rows ``y_i x_i`` the separability LP sees (augmented if threshold), and the scale."""
     if not threshold:
         # Separability through the origin does not depend on the size of each row,
         # and the LP scales every row to unit length by itself (safely at any
         # scale): no global scaling, which would flush rows 1e-400 times smaller
         # than the largest to zero.
-        return _max_min_lp(y[:, None] * X), 1.0
+        return y[:, None] * X, 1.0
     Xs, scale = _normalised(X)
     if scale == 0:
         scale = 1.0
-    return _max_min_lp(y[:, None] * _homogeneous(Xs, threshold)), scale
+    return y[:, None] * _homogeneous(Xs, threshold), scale
 
 
 def is_separable(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> bool:
