@@ -3,9 +3,10 @@
 The suite runs on every core (pytest-xdist, ``-n auto`` in pyproject.toml). Tests that
 must share one process stay together in one *work unit*: the cells of one notebook
 under nbval (they share one kernel), and the tests of a module whose costly
-module-scoped fixture builds something once (the site, the handouts, nbgrader's course
-folder, the Jupyter server rooted at the repository). Every other test, each browser
-lesson case included, is a unit of its own and goes to whichever worker is free.
+module-scoped fixture builds something once (the site, the handouts, the slides' decks,
+nbgrader's course folder, the Jupyter server rooted at the repository). Every other
+test, each browser lesson case included, is a unit of its own and goes to whichever
+worker is free.
 
 The units are made by a scheduler of our own (xdist's ``pytest_xdist_make_scheduler``
 hook) from the node ids, not by ``xdist_group`` marks: pytest 9.2 keeps node ids where
@@ -29,7 +30,9 @@ import pytest
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Test modules whose tests share one costly module-scoped fixture.
-SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py")
+# (The slides' decks are built by one module fixture: split over two workers, each of them
+# built all eight decks and their PDFs.)
+SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py", "tests/test_slides.py")
 #: Modules whose costly module-scoped fixture is parametrized by lesson: one unit per lesson.
 PER_LESSON_FIXTURE_MODULES = ("tests/test_nbgrader.py",)
 #: Units that take minutes (measured on 2 cores), started first so that no worker is
