@@ -25,8 +25,8 @@ import pytest
 # One BLAS thread in every process of the run (the workers and the kernels, servers and
 # tools they start inherit it): the suite already keeps every core busy with its own
 # workers, and OpenBLAS threads that wait by spinning would only take cores from them.
-# The lessons' outputs do not depend on it (tests/test_cpu_independence.py runs them
-# with one thread and requires the stored bytes).
+# The lessons' outputs do not depend on it (the browser test runs them with one thread
+# as on another CPU, tests/other_cpu.py, and requires the stored bytes).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: Test modules whose tests share one costly module-scoped fixture.
@@ -42,7 +42,6 @@ LONG_UNITS = (
     "tests/test_classroom.py",
     "tests/test_browser.py::test_lesson_in_browser",
     "tests/test_binder.py::test_binder_environment",
-    "tests/test_cpu_independence.py::test_lessons_rerun",
     "tests/test_nbgrader.py",
     "tests/test_slides.py",
     "tests/test_handouts.py",

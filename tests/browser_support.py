@@ -116,8 +116,10 @@ class JupyterServer:
         *,
         user_settings: Path | None = None,
         startup_timeout: float = 90,
+        extra_env: dict[str, str] | None = None,
     ):
         self.root_dir = root_dir
+        self.extra_env = dict(extra_env or {})  # on top of this process's (kernels inherit it)
         self.user_settings = user_settings
         self.state_dir = state_dir
         self.port = free_port()
@@ -155,6 +157,7 @@ class JupyterServer:
             IPYTHONDIR=str(st / "ipython"),
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.extra_env)
         return env
 
     def start(self) -> JupyterServer:
@@ -315,6 +318,23 @@ _JS_MODEL = f"""
 }}
 """
 
+# Runs code in the panel's kernel without touching the notebook (no cell, no history)
+# and returns what it printed.
+_JS_KERNEL_PRINT = f"""
+async (args) => {{
+  const w = ({_JS_PANEL})(args[0]);
+  const kernel = w.sessionContext.session.kernel;
+  const future = kernel.requestExecute({{code: args[1], silent: false, store_history: false}});
+  let out = '';
+  future.onIOPub = (msg) => {{
+    if (msg.header.msg_type === 'stream') out += msg.content.text;
+    if (msg.header.msg_type === 'error') out += msg.content.ename + ': ' + msg.content.evalue;
+  }};
+  await future.done;
+  return out;
+}}
+"""
+
 _JS_SHUTDOWN = f"""
 async (path) => {{
   const w = ({_JS_PANEL})(path);
@@ -404,6 +424,8 @@ class LessonReport:
     hidden_inputs: int = 0
     # Narrowest slider track on the page, in CSS pixels (0: no slider).
     min_track_px: float = 0.0
+    # The kernel's BLAS kernels and SIMD paths, as it reported them (see tests/other_cpu.py).
+    kernel_cpu: str = ""
 
 
 def _digest(data: bytes) -> str:
@@ -610,6 +632,10 @@ class LessonPage:
             )
             self.page.wait_for_timeout(300)
         self.page.screenshot(path=str(path), animations="disabled")
+
+    def kernel_print(self, code: str) -> str:
+        """What ``code`` prints when run in the lesson's kernel, outside the notebook."""
+        return self.page.evaluate(_JS_KERNEL_PRINT, [self.name, code])
 
     def shutdown_kernel(self) -> None:
         self.page.evaluate(_JS_SHUTDOWN, self.name)

@@ -11,6 +11,9 @@ included), in one shared ``jupyter lab`` on loopback:
 * at least one slider renders; every slider moves from the keyboard (focus the handle,
   press the arrow keys) and changes what its cell shows, and for at least one slider a
   figure changes (its screenshot differs);
+* the kernels compute as on another CPU (OpenBLAS's generic kernels, NumPy without
+  this CPU's SIMD paths: tests/other_cpu.py; the kernel is asked, and must say so),
+  as a student's machine differs from the one that stored the lessons;
 * save (what the autosave does): the saved file equals the stored lesson byte for byte,
   figures included (a top-to-bottom run recreates the same outputs, widget ids and
   pixels, so a student's save does not touch the tracked file);
@@ -46,6 +49,7 @@ of notebooks (used to develop the test itself).
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib.util
 import json
 import os
@@ -63,6 +67,7 @@ from browser_support import (
     find_chromium,
     loopback_guard,
 )
+from other_cpu import PROBE, cpu_report, other_cpu_environment, other_cpu_variables
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = Path(os.environ.get("PERCEPTRON_BROWSER_NOTEBOOKS", ROOT / "notebooks"))
@@ -121,7 +126,9 @@ def jupyter_server(tmp_path_factory):
     shutil.copytree(NOTEBOOKS, root, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     state = tmp_path_factory.mktemp("browser-jupyter")
     # No user settings: the course settings come from the environment (course-settings/).
-    server = JupyterServer(root, state)
+    # The kernels compute as on another CPU (tests/other_cpu.py): Run All + save must
+    # still write the stored bytes, as it must on a student's machine.
+    server = JupyterServer(root, state, extra_env=other_cpu_variables())
     with server:
         yield server
     _write_timings()
@@ -305,8 +312,25 @@ def _reopen_problems(lesson: LessonPage, report: LessonReport, mode: str, frames
     return problems
 
 
+@functools.cache
+def _other_cpu() -> str:
+    """What :data:`other_cpu.PROBE` prints in a process started as on another CPU."""
+    return json.dumps(cpu_report(other_cpu_environment()))
+
+
+def _as_other_cpu(kernel: dict) -> bool:
+    """Every BLAS the kernel loaded (NumPy's, SciPy's) runs the emulated CPU's kernels."""
+    want = json.loads(_other_cpu())
+    blas_ok = bool(kernel["blas"]) and set(kernel["blas"]) <= set(want["blas"])
+    return blas_ok and kernel["simd"] == want["simd"]
+
+
 def _problems(r: LessonReport) -> list[str]:
     problems = []
+    if r.kernel_cpu and not _as_other_cpu(json.loads(r.kernel_cpu)):
+        problems.append(f"the kernel did not compute as another CPU: {r.kernel_cpu} (want {_other_cpu()})")
+    elif not r.kernel_cpu and r.reopen_problems:
+        problems.append("the kernel's BLAS and SIMD paths were not probed")
     if r.dirty_on_open:
         problems.append("marked unsaved as soon as it opened")
     if r.n_sliders and r.min_track_px < MIN_TRACK_PX:
@@ -398,6 +422,10 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
         lesson.find_upscaled_figures()
         lesson.screenshot(shot, min(cells) if cells else 0)
         report.screenshot = str(shot.relative_to(ROOT)) if shot.is_relative_to(ROOT) else str(shot)
+
+        # The kernel that ran the lesson computed as another CPU does (else the byte-for-byte
+        # saves above say nothing about a student's machine).
+        report.kernel_cpu = lesson.kernel_print(PROBE).strip()
 
         # Save after exploring, leave, reopen: with the kernel running, after shutting it
         # down, then again and again, each time with a new kernel starting. No page

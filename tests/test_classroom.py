@@ -180,7 +180,9 @@ class Machine:
 
 
 @pytest.fixture
-def machine():
+def machine(shared_tmp):
+    # Made after the shared folder and so torn down before it: the hub is stopped while
+    # its class folder (database, proxy pid file, exchange) still exists.
     missing = _missing()
     if missing:
         if IN_CI or os.geteuid() == 0:

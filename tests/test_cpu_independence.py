@@ -1,76 +1,20 @@
-"""The stored lessons do not depend on the CPU that runs them.
+"""The environment of "another CPU" (tests/other_cpu.py) really computes differently.
 
-A student's machine computes with other BLAS kernels and other SIMD code than the
-machine that stored the lessons, so its last bits differ. Here every lesson is run
-again as on another CPU: OpenBLAS's generic Prescott kernels (``OPENBLAS_CORETYPE``)
-and NumPy without the SIMD paths this CPU offers beyond its baseline
-(``NPY_DISABLE_CPU_FEATURES``), one BLAS thread. ``coursetools.run`` must then write
-every lesson byte for byte as committed: printed numbers, figures (see
-``perclib.stable_canvas``) and widget state alike.
+The lessons are run in it, byte for byte against the stored files, by the browser
+test (tests/test_browser.py), whose Jupyter server and kernels run with it: Run All
+in JupyterLab and save must write every lesson as committed (printed numbers, figures,
+see ``perclib.stable_canvas``, and widget state). This test shows that the switch is
+real: a process started with it uses other BLAS kernels and no SIMD paths beyond the
+baseline (else the browser test would prove nothing about other CPUs).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
-import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-LESSONS = sorted((ROOT / "notebooks").glob("0[1-9]_*.ipynb"))
-
-
-def other_cpu_environment() -> dict[str, str]:
-    try:
-        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-    except ImportError:  # NumPy 1.x
-        from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-
-    extra = [name for name in __cpu_dispatch__ if __cpu_features__.get(name)]
-    env = dict(os.environ, OPENBLAS_CORETYPE="Prescott", OPENBLAS_NUM_THREADS="1")
-    if extra:
-        env["NPY_DISABLE_CPU_FEATURES"] = " ".join(extra)
-    return env
+from other_cpu import cpu_report, other_cpu_environment
 
 
 def test_emulation_changes_the_arithmetic() -> None:
-    """The environment really switches kernels (else the main test proves nothing)."""
-    probe = (
-        "import json, numpy\n"
-        "from threadpoolctl import threadpool_info\n"
-        "try:\n"
-        "    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__\n"
-        "except ImportError:\n"
-        "    from numpy.core._multiarray_umath import __cpu_dispatch__, __cpu_features__\n"
-        "blas = [i.get('architecture') for i in threadpool_info() if i['user_api'] == 'blas']\n"
-        "simd = [f for f in __cpu_dispatch__ if __cpu_features__.get(f)]\n"
-        "print(json.dumps({'blas': blas, 'simd': simd}))\n"
-    )
-    here = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                                     check=True).stdout)
-    there = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                                      check=True, env=other_cpu_environment()).stdout)
+    here = cpu_report()
+    there = cpu_report(other_cpu_environment())
     assert there["simd"] == [], there
     assert there["blas"] != here["blas"] or here["simd"], (here, there)
-
-
-@pytest.mark.skipif(not LESSONS, reason="no lessons")
-def test_lessons_rerun_on_other_kernels_are_unchanged(tmp_path: Path) -> None:
-    copies = []
-    for lesson in LESSONS:
-        shutil.copy(lesson, tmp_path / lesson.name)
-        copies.append(str(tmp_path / lesson.name))
-    result = subprocess.run(
-        [sys.executable, "-m", "coursetools.run", *copies],
-        capture_output=True, text=True, env=other_cpu_environment(), cwd=ROOT, timeout=900,
-    )
-    assert result.returncode == 0, result.stderr[-3000:]
-    changed = [line for line in result.stdout.splitlines() if ": written" in line]
-    assert not changed, (
-        "on other BLAS kernels / SIMD paths these lessons come out different: "
-        f"{changed} (find the output that depends on the last bits and make it stable)"
-    )

@@ -117,6 +117,7 @@ def test_the_perturbation_does_change_plain_agg_output() -> None:
         perturb(nudged.figure, 4, 1)
         if full_frame(plain) != full_frame(nudged):
             changed.append(name)
+            break  # one figure whose plain pixels move is the proof; the rest is cost
     assert changed, "the perturbation is too weak to test anything"
 
 
