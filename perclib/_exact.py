@@ -56,6 +56,11 @@ def exact_dot_sign(x: NDArray[np.float64], w: NDArray[np.float64], level: float 
     >>> exact_dot_sign(np.array([0.7, 2.1]), np.array([2.1, -0.7]))  # an exact tie
     0
     """
+    x = np.asarray(x, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    if _small_integers(x, w, level):  # float64 computes this one exactly: no big integers
+        d = float(x @ w) - level
+        return (d > 0) - (d < 0)
     keep = np.flatnonzero((x != 0) & (w != 0))
     mx, ex = _as_ints(np.asarray(x, dtype=np.float64)[keep])
     mw, ew = _as_ints(np.asarray(w, dtype=np.float64)[keep])
@@ -68,6 +73,28 @@ def exact_dot_sign(x: NDArray[np.float64], w: NDArray[np.float64], level: float 
     low = min(e for _, e in terms)
     total = sum(m << (e - low) for m, e in terms)
     return (total > 0) - (total < 0)
+
+
+def _small_integers(x: NDArray[np.float64], w: NDArray[np.float64], level: float) -> bool:
+    """Whether ``x.w - level`` is computed exactly in float64, in any summation order.
+
+    True when every entry and ``level`` are integers and ``N max|x| max|w| + |level|
+    < 2**52``: every product, partial sum and the difference are then integers that
+    float64 holds exactly (integer lesson data and the perceptron's weights on them).
+
+    Examples
+    --------
+    >>> _small_integers(np.array([3.0, -4.0]), np.array([4.0, 3.0]), 0.0)
+    True
+    >>> _small_integers(np.array([0.7, 2.1]), np.array([2.1, -0.7]), 0.0)
+    False
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        top = float(np.max(np.abs(x), initial=0.0)) * float(np.max(np.abs(w), initial=0.0))
+        top = top * x.size + abs(level)
+    if not top < 2.0**52:  # also False for inf and NaN
+        return False
+    return bool(level == np.trunc(level) and np.all(x == np.trunc(x)) and np.all(w == np.trunc(w)))
 
 
 def exact_margin_signs(

@@ -27,6 +27,9 @@ from perclib.units import sign
 
 # Trace rows voting at a time (bounds the memory of the vote).
 _CHUNK = 2048
+# Patterns voted on at a time: a block's ballots stay in the CPU cache. The signs are
+# exact entry by entry, so the blocks change no ballot and no sum of votes.
+_Z_BLOCK = 256
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,13 +61,16 @@ class AveragedResult:
             raise ValueError(f"Z must have {N} columns, got {Z.shape[1]}")
         counts = self.votes.astype(np.float64)  # float, so the sum of votes runs in BLAS
         total = np.zeros(Z.shape[0])
-        ones = np.ones(Z.shape[0])
+        ones = np.ones(min(Z.shape[0], _Z_BLOCK))
         for first, W in self.run._chunks(rows=_CHUNK):  # the trace, never stored whole
             keep = np.flatnonzero(self.votes[first : first + W.shape[0]])  # no say without survival
             if keep.size:
-                # sign(w.z) with sign(0) = -1, a tie decided exactly, at any scale
-                ballots = np.where(exact_margin_signs(Z, ones, W[keep]) > 0, 1.0, -1.0)
-                total += counts[first + keep] @ ballots
+                voters, weight = W[keep], counts[first + keep]
+                for lo in range(0, Z.shape[0], _Z_BLOCK):
+                    block = Z[lo : lo + _Z_BLOCK]
+                    # sign(w.z) with sign(0) = -1, a tie decided exactly, at any scale
+                    signs = exact_margin_signs(block, ones[: block.shape[0]], voters)
+                    total[lo : lo + block.shape[0]] += weight @ np.where(signs > 0, 1.0, -1.0)
         return sign(total)
 
     def __repr__(self) -> str:
