@@ -652,6 +652,22 @@ class LessonPage:
         """Leave the page: the notebook view goes away, its kernel keeps running."""
         self.page.goto("about:blank")
 
+    def close_tab(self, timeout_ms: float = 60_000) -> None:
+        """Close the notebook's tab in JupyterLab (the page and the app stay)."""
+        self.page.evaluate(f"async (p) => {{ await ({_JS_PANEL})(p).close(); return true; }}", self.name)
+        self.page.wait_for_function(f"({_JS_PANEL})({json.dumps(self.name)}) === null", timeout=timeout_ms)
+
+    def open_in_app(self, timeout_ms: float = 120_000) -> None:
+        """Open the notebook again from the running JupyterLab, as the file browser does."""
+        self.page.evaluate(
+            "async (p) => { await window.jupyterapp.commands.execute("
+            "'docmanager:open', {path: p, factory: 'Notebook'}); return true; }",
+            self.name,
+        )
+        self.page.wait_for_function(f"({_JS_PANEL})({json.dumps(self.name)}) !== null", timeout=timeout_ms)
+        self.page.evaluate(_JS_MARK_PANEL, [self.name, self.tag])
+        self.wait_kernel_idle(timeout_ms)
+
     def widget_cells(self) -> list[dict]:
         """Per code cell with a control row: what its outputs should show and what they show.
 

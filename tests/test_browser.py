@@ -19,9 +19,11 @@ included), in one shared ``jupyter lab`` on loopback:
   pixels, so a student's save does not touch the tracked file);
 * move the sliders, save: the file is still the stored lesson byte for byte (the course
   settings' save hook keeps each unchanged slider cell's stored frame);
-* leave the page, shut the kernel down and reopen it (lesson 2 in JupyterLab: first
-  with the kernel running, then shut down, then five more times with a new kernel
-  starting), and never reload the page: each time every widget cell shows its figure
+* shut the kernel down, close the lesson's tab and open the file again in the same
+  JupyterLab (Notebook 7: leave the page and load it again); lesson 2 in JupyterLab
+  instead leaves the page and loads it again seven times: with the kernel running,
+  then shut down, then five more times with a new kernel starting. Never a reload to
+  mend anything: each time every widget cell shows its figure
   (an ordinary image output) holding the stored starting frame, which agrees with the
   controls (restored from the stored starting state), and its status line, whatever
   the widget manager does; a control
@@ -442,13 +444,18 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
         modes = ["kernel running", "kernel shut down"] + [
             f"new kernel {k}" for k in range(2, 2 + EXTRA_REOPENINGS)
         ]
+        in_app = (name, ui) != DEEP_REOPEN and ui == "lab"
         if (name, ui) != DEEP_REOPEN:
             modes = modes[1:2]  # kernel shut down: what a student meets the next day
         for k, mode in enumerate(modes):
             if mode != "kernel running":
                 lesson.shutdown_kernel()
-            lesson.close()
-            lesson.open(OPEN_TIMEOUT_MS, workspace=f"-reopen{k}")
+            if in_app:  # the tab closed and the file opened again in the same JupyterLab
+                lesson.close_tab()
+                lesson.open_in_app(OPEN_TIMEOUT_MS)
+            else:  # the page left and loaded again
+                lesson.close()
+                lesson.open(OPEN_TIMEOUT_MS, workspace=f"-reopen{k}")
             lesson.settle(quiet_ms=1500)
             report.reopen_problems[mode] = _reopen_problems(lesson, report, mode, frames)
             if k < 2 or report.reopen_problems[mode]:
