@@ -73,7 +73,10 @@ for f in tests/test_*.py; do
         # Same figure bytes whatever the last bits: a property of the stored lessons, which
         # are stored with the newest versions (a floor install draws other pixels anyway).
         tests/test_stable_pixels.py) ;;
-        tests/test_mathjax.py) ;;  # MathJax 3 for the tools (the site and instructor extras)
+        # Batteries of random and adversarial inputs against our own validation and our
+        # own max-margin solver (over 3 minutes here): their subject is inputs, not
+        # versions; every other unit test and every lesson still runs at the floor.
+        tests/test_bad_inputs.py|tests/test_max_margin_fuzz.py) ;;
         *) tests+=("$f") ;;
     esac
 done

@@ -473,14 +473,15 @@ class LessonPage:
         last = None
         stable_since = time.monotonic()
         while time.monotonic() < deadline:
+            # textContent and a live element count: unlike innerText, they do not make
+            # the page lay out a whole lesson ten times a second.
             state = self.page.evaluate(
                 """(sel) => {
                   const root = document.querySelector(sel);
                   if (!root) return null;
-                  const txt = root.innerText;
-                  return [root.querySelectorAll('*').length,
-                          txt.includes('Loading widget'),
-                          Array.from(root.querySelectorAll('img')).every(i => i.complete)];
+                  return [root.getElementsByTagName('*').length,
+                          root.textContent.includes('Loading widget'),
+                          Array.from(root.getElementsByTagName('img')).every(i => i.complete)];
                 }""",
                 self.root,
             )
