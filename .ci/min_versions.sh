@@ -83,7 +83,7 @@ done
 
 # A fixed Hypothesis seed: this run checks versions, not random inputs (and Hypothesis
 # 6.90's health checks occasionally trip on the geometry tests' larger examples).
-"$venv/bin/python" -m pytest -o addopts="" -p no:cacheprovider -q --hypothesis-seed=0 \
+"$venv/bin/python" -m pytest -o addopts="" -p no:cacheprovider -q --hypothesis-seed=0 --durations=15 \
     -W ignore::DeprecationWarning \
     --deselect tests/test_project.py::test_ruff_is_clean \
     --deselect "tests/test_cell_roles.py::test_coursetools_docstring_examples_run[coursetools.handouts]" \
