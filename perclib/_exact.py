@@ -58,12 +58,12 @@ def exact_dot_sign(x: NDArray[np.float64], w: NDArray[np.float64], level: float 
     """
     x = np.asarray(x, dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
-    if _small_integers(x, w, level):  # float64 computes this one exactly: no big integers
+    if _float_is_exact(x[None, :], w[None, :], level):  # float64 is exact here: no big integers
         d = float(x @ w) - level
         return (d > 0) - (d < 0)
     keep = np.flatnonzero((x != 0) & (w != 0))
-    mx, ex = _as_ints(np.asarray(x, dtype=np.float64)[keep])
-    mw, ew = _as_ints(np.asarray(w, dtype=np.float64)[keep])
+    mx, ex = _as_ints(x[keep])
+    mw, ew = _as_ints(w[keep])
     terms = [(a * b, e + f) for a, e, b, f in zip(mx, ex, mw, ew, strict=True)]
     if level != 0.0:
         (ml,), (el,) = _as_ints(np.array([-float(level)]))
@@ -73,28 +73,6 @@ def exact_dot_sign(x: NDArray[np.float64], w: NDArray[np.float64], level: float 
     low = min(e for _, e in terms)
     total = sum(m << (e - low) for m, e in terms)
     return (total > 0) - (total < 0)
-
-
-def _small_integers(x: NDArray[np.float64], w: NDArray[np.float64], level: float) -> bool:
-    """Whether ``x.w - level`` is computed exactly in float64, in any summation order.
-
-    True when every entry and ``level`` are integers and ``N max|x| max|w| + |level|
-    < 2**52``: every product, partial sum and the difference are then integers that
-    float64 holds exactly (integer lesson data and the perceptron's weights on them).
-
-    Examples
-    --------
-    >>> _small_integers(np.array([3.0, -4.0]), np.array([4.0, 3.0]), 0.0)
-    True
-    >>> _small_integers(np.array([0.7, 2.1]), np.array([2.1, -0.7]), 0.0)
-    False
-    """
-    with np.errstate(over="ignore", invalid="ignore"):
-        top = float(np.max(np.abs(x), initial=0.0)) * float(np.max(np.abs(w), initial=0.0))
-        top = top * x.size + abs(level)
-    if not top < 2.0**52:  # also False for inf and NaN
-        return False
-    return bool(level == np.trunc(level) and np.all(x == np.trunc(x)) and np.all(w == np.trunc(w)))
 
 
 def exact_margin_signs(
@@ -133,11 +111,12 @@ def exact_margin_signs(
     return out
 
 
-def _float_is_exact(X: NDArray[np.float64], W: NDArray[np.float64]) -> bool:
-    """Whether float64 computes every ``w_k . x_i`` exactly, in any summation order.
+def _float_is_exact(X: NDArray[np.float64], W: NDArray[np.float64], level: float = 0.0) -> bool:
+    """Whether float64 computes every ``w_k . x_i - level`` exactly, in any summation order.
 
-    True when all entries are integers and ``N max|x| max|w| < 2**52``: every product
-    and every partial sum is then an integer that float64 holds exactly.
+    True when all entries and ``level`` are integers and ``N max|x| max|w| + |level| <
+    2**52``: every product, partial sum and difference is then an integer that float64
+    holds exactly (integer lesson data and the perceptron's weights on them).
 
     Examples
     --------
@@ -149,10 +128,10 @@ def _float_is_exact(X: NDArray[np.float64], W: NDArray[np.float64]) -> bool:
     if X.size == 0 or W.size == 0:
         return False
     with np.errstate(over="ignore", invalid="ignore"):
-        top = float(np.max(np.abs(X))) * float(np.max(np.abs(W))) * X.shape[1]
+        top = float(np.max(np.abs(X))) * float(np.max(np.abs(W))) * X.shape[1] + abs(level)
     if not top < 2.0**52:  # also False for inf and NaN
         return False
-    return bool(np.all(X == np.trunc(X)) and np.all(W == np.trunc(W)))
+    return bool(level == np.trunc(level) and np.all(X == np.trunc(X)) and np.all(W == np.trunc(W)))
 
 
 def _norms(A: NDArray[np.float64]) -> NDArray[np.float64]:

@@ -315,14 +315,14 @@ def _reopen_problems(lesson: LessonPage, report: LessonReport, mode: str, frames
 
 
 @functools.cache
-def _other_cpu() -> str:
-    """What :data:`other_cpu.PROBE` prints in a process started as on another CPU."""
-    return json.dumps(cpu_report(other_cpu_environment()))
+def _other_cpu() -> dict:
+    """What :data:`other_cpu.PROBE` reports in a process started as on another CPU."""
+    return cpu_report(other_cpu_environment())
 
 
 def _as_other_cpu(kernel: dict) -> bool:
     """Every BLAS the kernel loaded (NumPy's, SciPy's) runs the emulated CPU's kernels."""
-    want = json.loads(_other_cpu())
+    want = _other_cpu()
     blas_ok = bool(kernel["blas"]) and set(kernel["blas"]) <= set(want["blas"])
     return blas_ok and kernel["simd"] == want["simd"]
 
