@@ -675,7 +675,8 @@ class LessonPage:
         ``figures``/``statuses``: image/png and text/html outputs in the notebook model;
         ``srcs``: the ``src`` of every figure image shown (loaded, visible); ``statuses_shown``:
         non-empty HTML outputs outside widgets; ``controls``: widget views that rendered
-        controls; ``errors``: widget error texts in the cell.
+        controls; ``values``: what those controls show (slider values, menu choices,
+        check boxes, toggles), in page order; ``errors``: widget error texts in the cell.
         """
         return self.page.evaluate(
             f"""(p) => {{
@@ -709,12 +710,22 @@ class LessonPage:
                 const icons = rows.filter(e => e.classList.contains('jupyter-widgets-disconnected'))
                   .filter(e => !['none', 'normal'].includes(before(e)) && !before(e).includes('Shift+Enter'));
                 const offline = rows.some(e => e.classList.contains('jupyter-widgets-disconnected'));
+                // What the live controls show: slider handles, menus, check boxes, toggles.
+                const live = Array.from(cell.node.querySelectorAll('.perclib-controls'))
+                  .filter(row => !row.closest('.jupyter-widgets-disconnected'));
+                const values = live.flatMap(row => Array.from(row.querySelectorAll(
+                    '.noUi-handle, select, input[type=checkbox], .widget-toggle-button'))
+                  .map(e => e.matches('.noUi-handle')
+                    ? (e.getAttribute('aria-valuetext') || e.getAttribute('aria-valuenow'))
+                    : e.matches('select') ? (e.selectedOptions[0] || {{}}).textContent
+                    : e.matches('input') ? String(e.checked)
+                    : String(e.classList.contains('mod-active'))));
                 out.push({{cell: i,
                            figures: outputs.filter(o => plain(o) && o.data['image/png']).length,
                            statuses: outputs.filter(o => plain(o) && o.data['text/html']).length,
                            srcs: shown.map(im => im.getAttribute('src')),
                            statuses_shown: statuses.length,
-                           controls: controls.length,
+                           controls: controls.length, values: values,
                            notes: notes.length, icons: icons.length, offline: offline,
                            errors: {json.dumps(list(WIDGET_ERROR_TEXTS))}.filter(t => text.includes(t))}});
               }});

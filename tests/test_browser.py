@@ -272,8 +272,13 @@ def _saved_state_covers_views(saved: Path) -> bool:
     return bool(views) and all(model_id in state for model_id in views)
 
 
-def _reopen_problems(lesson: LessonPage, report: LessonReport, mode: str, frames: dict) -> list[str]:
+def _reopen_problems(
+    lesson: LessonPage, report: LessonReport, mode: str, frames: dict, start_values: dict
+) -> list[str]:
     """Every figure and status line is shown, holding the saved last frame.
+
+    Live controls show what the figure shows: the values the lesson starts at
+    (``start_values``, read after Run All), as the figure is the stored starting frame.
 
     A control row that the widget manager failed to restore (its start-up race, see
     README) is counted in ``report.restore_races``, not failed: the figure and the
@@ -292,6 +297,11 @@ def _reopen_problems(lesson: LessonPage, report: LessonReport, mode: str, frames
             problems.append(f"cell {i}: the figure shown is not the last frame saved")
         if cell["statuses_shown"] < cell["statuses"]:
             problems.append(f"cell {i}: a status line is missing")
+        if cell["values"] and cell["values"] != start_values.get(i):
+            problems.append(
+                f"cell {i}: the controls show {cell['values']} above the starting frame "
+                f"(drawn at {start_values.get(i)})"
+            )
         if cell["errors"] or not cell["controls"]:
             other = [e for e in cell["errors"] if e not in RESTORE_RACE_TEXT]
             if other:
@@ -405,6 +415,8 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
 
         cells = lesson.slider_cells()
         report.slider_cells = sorted(cells)
+        # What the controls show at the lesson's start: the stored figures' values.
+        start_values = {cell["cell"]: cell["values"] for cell in lesson.widget_cells()}
         tracks = lesson.slider_track_widths()
         report.min_track_px = min(tracks) if tracks else 0.0
         report.n_sliders = sum(cells.values())
@@ -457,7 +469,7 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
                 lesson.close()
                 lesson.open(OPEN_TIMEOUT_MS, workspace=f"-reopen{k}")
             lesson.settle(quiet_ms=1500)
-            report.reopen_problems[mode] = _reopen_problems(lesson, report, mode, frames)
+            report.reopen_problems[mode] = _reopen_problems(lesson, report, mode, frames, start_values)
             if k < 2 or report.reopen_problems[mode]:
                 tag = mode.replace(" ", "-")
                 lesson.screenshot(OUTPUT / f"{Path(name).stem}-{ui}-reopen-{tag}.png", first_widget_cell)

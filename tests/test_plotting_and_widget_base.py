@@ -159,3 +159,67 @@ def test_a_value_echoed_with_another_last_bit_sends_nothing() -> None:
         demo.controls["theta"].value = -1.0 + 32 * 0.05  # 0.6000000000000001
     assert demo.controls["theta"].value != 0.6
     assert echo.outputs == [], "an identical frame was sent again (and would be saved again)"
+
+
+class _ControlComm:
+    """Stands in for ipywidgets' control comm: keeps what the kernel answers."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+
+    def send(self, data: dict, buffers: object = None) -> None:
+        self.sent.append(data)
+
+
+def _request_states(session: str) -> set[str]:
+    """A frontend's ``request_states``; the model ids the kernel answers with."""
+    comm = _ControlComm()
+    before = widgets.Widget._control_comm
+    widgets.Widget._control_comm = comm
+    try:
+        message = {"header": {"session": session}, "content": {"data": {"method": "request_states"}}}
+        widgets.Widget._handle_control_comm_msg(message)
+    finally:
+        widgets.Widget._control_comm = before
+    return set(comm.sent[-1]["states"])
+
+
+def test_a_new_frontend_gets_no_live_controls_for_a_figure_it_cannot_update(monkeypatch) -> None:
+    from perclib.widgets import base
+
+    demo, _ = make_demo()
+    monkeypatch.setattr(base, "_frontend_session", lambda: "first page")
+    _captured_display(demo)
+    row = {demo.widget.model_id, *(control.model_id for control in demo.controls.values())}
+
+    # The same page reconnecting (a network drop): its controls stay live.
+    assert row <= _request_states("first page")
+    assert not demo.detached and demo.widget.comm is not None
+
+    # A reopened lesson or reloaded page: its outputs no longer follow the figure, so the
+    # kernel closes the controls before it answers (the row then says to run the cell).
+    assert not row & _request_states("reopened page")
+    assert demo.detached and demo.widget.comm is None
+    assert all(control.comm is None for control in demo.controls.values())
+
+    # Shown again (the student runs the cell in the new page): live again, same ids.
+    monkeypatch.setattr(base, "_frontend_session", lambda: "reopened page")
+    from IPython.display import display
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as shown:
+        display(demo)
+    with capture_output() as moved:
+        demo.controls["angle"].value = 45.0
+    assert not demo.detached and row <= _request_states("reopened page")
+    # The outputs shown in the new page follow the moves.
+    new_ids = {out.transient["display_id"] for out in shown.outputs[1:]}
+    assert {out.transient["display_id"] for out in moved.outputs} == new_ids
+
+
+def test_a_figure_never_shown_is_not_detached() -> None:
+    from perclib.widgets import base
+
+    demo, _ = make_demo()
+    assert base.detach_from_other_frontends("any page") == 0 or not demo.detached
+    assert demo.widget.comm is not None

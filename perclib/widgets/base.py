@@ -16,6 +16,12 @@ nothing (no stacked figures) and needs no extension; the callback is ordinary Py
 so tests drive it without a browser by setting ``control.value`` exactly as the
 frontend does.
 
+The display ids tie the outputs to the page that ran the cell. A page opened later on
+the same running kernel (a reopened lesson, a reload) shows the stored outputs, which
+no longer follow the kernel; when its widget manager asks for the widgets' states, the
+kernel closes the controls of every figure another page showed
+(:func:`detach_from_other_frontends`), so that no live control contradicts its figure.
+
 Importing this module gives every widget a cell makes afterwards a model id derived
 from the cell's source (:func:`stable_model_ids`): every run of a lesson creates the
 same ids, so the widget state stored in the notebook file keeps matching the outputs a
@@ -141,6 +147,66 @@ def _in_kernel() -> bool:
 
 
 stable_model_ids()
+
+
+def _frontend_session() -> str | None:
+    """The client session id of the frontend whose message the kernel is handling."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
+        return None
+    kernel = getattr(get_ipython(), "kernel", None)
+    if kernel is None or not hasattr(kernel, "get_parent"):
+        return None
+    return (kernel.get_parent() or {}).get("header", {}).get("session")
+
+
+#: Slider figures shown in a frontend, with the client session that showed them.
+_SHOWN: weakref.WeakKeyDictionary[SliderFigure, str | None] = weakref.WeakKeyDictionary()
+
+
+def detach_from_other_frontends(session: str | None) -> int:
+    """Close the controls of every slider figure shown by a frontend other than ``session``.
+
+    A lesson reopened (or its page reloaded) while its kernel runs is a new frontend:
+    its figure and status line come from the file (the starting frame the save hook
+    keeps) and no longer receive the kernel's updates, whose display ids belonged to
+    the old page. Live controls there would show the student's last values above the
+    starting frame and move nothing. Closed, they show the course's sentence instead
+    (run the cell to bring the sliders back), and a run gives a consistent live figure.
+    A frontend that reconnects (same session, e.g. after a network drop) keeps them.
+    Called when a frontend asks the kernel for its widgets' states.
+
+    Returns
+    -------
+    int
+        How many slider figures were detached.
+    """
+    others = [figure for figure, shown_by in list(_SHOWN.items()) if shown_by != session]
+    for figure in others:
+        figure.detach()
+    return len(others)
+
+
+def _watch_new_frontends() -> None:
+    """Detach slider figures when another frontend asks for the widgets' states.
+
+    The widget manager of a newly opened lesson or page sends ``request_states`` on
+    ipywidgets' control comm; the figures must be closed before the kernel answers
+    with the states. Installed once; without a control comm (ipywidgets 7) nothing.
+    """
+    original = widgets.Widget.__dict__.get("_handle_control_comm_msg")
+    if original is None or getattr(widgets.Widget, "_perclib_watches_frontends", False):
+        return
+
+    def handle(cls: type, msg: dict) -> Any:
+        data = msg.get("content", {}).get("data", {})
+        if data.get("method") == "request_states":
+            detach_from_other_frontends(msg.get("header", {}).get("session"))
+        return original.__func__(cls, msg)
+
+    widgets.Widget._handle_control_comm_msg = classmethod(handle)
+    widgets.Widget._perclib_watches_frontends = True
 
 
 #: A slider spans the output column up to this width: its track is then about 550-600 px,
@@ -383,6 +449,8 @@ class SliderFigure:
         self._pixels = b""
         self.status = LiveOutput(_status_bundle, "")
         self.n_redraws = 0
+        #: True once another frontend took over and the controls were closed.
+        self.detached = False
         for control in self.controls.values():
             _long_track(control)
             _on_step_grid(control)
@@ -455,12 +523,32 @@ class SliderFigure:
         # Controls as a widget; figure and status as ordinary outputs that stay in the file.
         from IPython.display import display
 
+        if self.detached:  # shown again after another frontend took over: reopen the comms
+            for control in self.controls.values():
+                control.open()
+            self.widget.open()
+            self.detached = False
+        _watch_new_frontends()
+        _SHOWN[self] = _frontend_session()
         display(self.widget)
         # The frame a saved lesson keeps: the same pixels, compressed harder.
         self.image._value = _recompressed(self.image.value or self.png())
         self.image.show()
         if self.status.value:
             self.status.show()
+
+    def detach(self) -> None:
+        """Close the controls' comms: no frontend shows them live any more.
+
+        The figure keeps its values and still redraws when a control is set from
+        Python; displaying it again reopens the controls. See
+        :func:`detach_from_other_frontends`.
+        """
+        self.widget.close()
+        for control in self.controls.values():
+            control.close()
+        self.detached = True
+        _SHOWN.pop(self, None)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # Outside IPython's display machinery (e.g. a plain exporter): the figure alone.
