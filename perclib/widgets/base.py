@@ -37,6 +37,7 @@ import io
 import itertools
 import math
 import re
+import sys
 import uuid
 import weakref
 from collections.abc import Callable, Mapping, Sequence
@@ -193,10 +194,14 @@ def _watch_new_frontends() -> None:
 
     The widget manager of a newly opened lesson or page sends ``request_states`` on
     ipywidgets' control comm; the figures must be closed before the kernel answers
-    with the states. Installed once; without a control comm (ipywidgets 7) nothing.
+    with the states. Installed once. Not on Google Colab, whose own widget frontend
+    (one frame per output) these tests cannot drive, nor with an ipywidgets that has no
+    control comm.
     """
     original = widgets.Widget.__dict__.get("_handle_control_comm_msg")
     if original is None or getattr(widgets.Widget, "_perclib_watches_frontends", False):
+        return
+    if "google.colab" in sys.modules:
         return
 
     def handle(cls: type, msg: dict) -> Any:
