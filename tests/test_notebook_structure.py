@@ -126,3 +126,23 @@ def test_no_display_maths_line_reads_as_markdown_markup() -> None:
                     if re.match(r"\s*([-+*]|\d+[.)]|#+|>)\s", line):
                         bad.append(f"{Path(path).name} cell {i}: {line.strip()[:60]}")
     assert not bad, bad
+
+
+#: The course's style rule: every code line a reader sees in a lesson is under 90 characters.
+CODE_LINE_LIMIT = 90
+
+
+def test_every_code_line_is_under_90_characters() -> None:
+    """A longer line scrolls sideways in a notebook, the site and the handouts. Wrap it
+    inside its brackets (a message as adjacent string literals) without changing what it
+    does; a cell tagged ``widget`` must keep its source (its model ids come from it)."""
+    long = []
+    for path in sorted(NOTEBOOKS.glob("0[0-8]_*.ipynb")):
+        for i, cell in enumerate(load(path)["cells"]):
+            if cell["cell_type"] != "code":
+                continue
+            for line in source(cell).splitlines():
+                if len(line) >= CODE_LINE_LIMIT:
+                    long.append(f"{path.name} cell {i} ({len(line)} characters): {line}")
+    assert not long, (
+        f"{len(long)} code line(s) of {CODE_LINE_LIMIT} characters or more:\n" + "\n".join(long))
