@@ -68,8 +68,8 @@ def _hex_id(key: str) -> str:
     return hashlib.sha1(key.encode()).hexdigest()[:32]
 
 
-def _execute_request() -> tuple[str, str] | None:
-    """(msg_id, code) of the cell the kernel is running now, None outside a cell."""
+def _kernel_parent() -> dict | None:
+    """The message the kernel is handling now, None outside a kernel."""
     try:
         from IPython import get_ipython
     except ImportError:  # pragma: no cover - ipywidgets depends on IPython
@@ -77,7 +77,14 @@ def _execute_request() -> tuple[str, str] | None:
     kernel = getattr(get_ipython(), "kernel", None)
     if kernel is None or not hasattr(kernel, "get_parent"):
         return None
-    parent = kernel.get_parent() or {}
+    return kernel.get_parent() or {}
+
+
+def _execute_request() -> tuple[str, str] | None:
+    """(msg_id, code) of the cell the kernel is running now, None outside a cell."""
+    parent = _kernel_parent()
+    if parent is None:
+        return None
     header = parent.get("header", {})
     if header.get("msg_type") != "execute_request":
         return None  # e.g. a slider callback (comm message): no stable id needed
@@ -152,14 +159,7 @@ stable_model_ids()
 
 def _frontend_session() -> str | None:
     """The client session id of the frontend whose message the kernel is handling."""
-    try:
-        from IPython import get_ipython
-    except ImportError:  # pragma: no cover - ipywidgets depends on IPython
-        return None
-    kernel = getattr(get_ipython(), "kernel", None)
-    if kernel is None or not hasattr(kernel, "get_parent"):
-        return None
-    return (kernel.get_parent() or {}).get("header", {}).get("session")
+    return (_kernel_parent() or {}).get("header", {}).get("session")
 
 
 #: Slider figures shown in a frontend, with the client session that showed them.
