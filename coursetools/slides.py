@@ -241,17 +241,25 @@ def first_sentence(text: str, limit: int = 25) -> str | None:
 def summary_points(text: str) -> list[str]:
     """The first sentence of each bullet of a summary (cut at a colon if long).
 
-    >>> summary_points("* The run depends on the order. It ends.\\n* A b: c d e f g h i j k l m n o p.")
-    ['The run depends on the order.', 'A b']
+    A cut that leaves fewer than four words is a heading ("Three regimes"), not a
+    point: that bullet stays in the speaker notes only.
+
+    >>> summary_points("* The run depends on the order. It ends.\\n"
+    ...                "* XOR is not separable: no line puts the ones on one side and zeros on the other.\\n"
+    ...                "* Three regimes: a b c d e f g h i j k l m n o p.")
+    ['The run depends on the order.', 'XOR is not separable.']
     """
     points = []
     for block in _paragraphs(text):
         if not re.match(r"^\s*(?:[*-]|\d+\.)\s+", block):
             continue
         sentence = first_sentence(block, limit=1000) or ""
+        shortest = 2
         if _words(sentence) > 14:
-            sentence = re.split(r"[:;]\s", sentence, maxsplit=1)[0]
-        if 2 <= _words(sentence) <= 14:
+            # Cut at the colon; the point still ends as a sentence does.
+            sentence = re.split(r"[:;]\s", sentence, maxsplit=1)[0].rstrip() + "."
+            shortest = 4
+        if shortest <= _words(sentence) <= 14:
             points.append(sentence)
     return points
 
@@ -346,13 +354,20 @@ def _fit(slides: list[Slide]) -> list[Slide]:
         checks, slide.checks = slide.checks, []
         if slide.figure is None and slide.words() > WORD_BUDGET:
             items, slide.items = slide.items, []
-            current = slide
+            parts = [slide]
             for text in items:
-                if current.words() + _words(text) > WORD_BUDGET and current.items:
-                    fitted.append(current)
-                    current = Slide(f"{slide.title} (continued)", vertical=True)
-                current.items.append(text)
-            slide = current
+                if parts[-1].words() + _words(text) > WORD_BUDGET and parts[-1].items:
+                    parts.append(Slide(f"{slide.title} (continued)", vertical=True))
+                parts[-1].items.append(text)
+            # Even out the last two: no continuation slide with one lone point.
+            last, before = parts[-1], parts[-2] if len(parts) > 1 else parts[-1]
+            while before is not last and len(before.items) > len(last.items) + 1:
+                moved = before.items[-1]
+                if last.words() + _words(moved) > WORD_BUDGET:
+                    break
+                last.items.insert(0, before.items.pop())
+            fitted.extend(parts[:-1])
+            slide = last
         for line in checks:
             room = slide.figure is None or not slide.checks  # a figure leaves room for one
             if room and slide.words() + _words(line) <= WORD_BUDGET:
