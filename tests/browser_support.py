@@ -426,6 +426,9 @@ class LessonReport:
     min_track_px: float = 0.0
     # The kernel's BLAS kernels and SIMD paths, as it reported them (see tests/other_cpu.py).
     kernel_cpu: str = ""
+    # A slider moved after the kernel connection dropped and came back (deep cycle only).
+    reconnect_probe: SliderProbe | None = None
+    reconnect_lost: int | None = None  # the cell whose controls a reconnect took away
 
 
 def _digest(data: bytes) -> str:
@@ -640,6 +643,22 @@ class LessonPage:
 
     def shutdown_kernel(self) -> None:
         self.page.evaluate(_JS_SHUTDOWN, self.name)
+
+    def reconnect_kernel(self) -> str:
+        """Drop the page's kernel connection and connect again, as after a network drop.
+
+        The same connection object reconnects (JupyterLab's ``reconnect``), so its client
+        session id is kept; the widget manager then asks the kernel for the widgets'
+        states again. Returns the connection status afterwards (``connected``).
+        """
+        return self.page.evaluate(
+            f"""async (p) => {{
+              const kernel = ({_JS_PANEL})(p).sessionContext.session.kernel;
+              await kernel.reconnect();
+              return kernel.connectionStatus;
+            }}""",
+            self.name,
+        )
 
     # -- save, close, reopen -------------------------------------------------------------
     def is_dirty(self) -> bool:

@@ -382,6 +382,17 @@ def _problems(r: LessonReport) -> list[str]:
             problems.append(f"cell {p.cell}: moving slider {p.label!r} changed nothing on the page")
     if not any(p.figure_changed and (p.pixels_changed or not p.figures_in_cell) for p in r.probes):
         problems.append("no slider changed a figure")
+    if r.reconnect_lost is not None:
+        problems.append(
+            f"cell {r.reconnect_lost}: after the kernel connection dropped and came back, "
+            "its controls were no longer live"
+        )
+    moved = r.reconnect_probe
+    if moved is not None and not (moved.value_after != moved.value_before and moved.pixels_changed):
+        problems.append(
+            f"cell {moved.cell}: after the kernel connection dropped and came back, slider "
+            f"{moved.label!r} no longer moves the figure"
+        )
     return problems
 
 
@@ -433,6 +444,15 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
             # Errors raised by slider callbacks land in the page too.
             lesson.collect_errors()
         report.sliders_s = time.perf_counter() - t2
+        if (name, ui) == DEEP_REOPEN:
+            # A network drop: the same page reconnects, and its sliders must stay live.
+            assert lesson.reconnect_kernel() == "connected"
+            lesson.settle(quiet_ms=1000)
+            first = min(cells)
+            if any(c["cell"] == first and c["values"] for c in lesson.widget_cells()):
+                report.reconnect_probe = lesson.probe_slider(first, 0)
+            else:
+                report.reconnect_lost = first
         lesson.find_upscaled_figures()
         lesson.screenshot(shot, min(cells) if cells else 0)
         report.screenshot = str(shot.relative_to(ROOT)) if shot.is_relative_to(ROOT) else str(shot)
