@@ -360,14 +360,14 @@ def _fit(slides: list[Slide]) -> list[Slide]:
                     parts.append(Slide(f"{slide.title} (continued)", vertical=True))
                 parts[-1].items.append(text)
             # Even out the last two: no continuation slide with one lone point.
-            last, before = parts[-1], parts[-2] if len(parts) > 1 else parts[-1]
-            while before is not last and len(before.items) > len(last.items) + 1:
-                moved = before.items[-1]
-                if last.words() + _words(moved) > WORD_BUDGET:
-                    break
-                last.items.insert(0, before.items.pop())
+            if len(parts) > 1:
+                before, last = parts[-2], parts[-1]
+                while len(before.items) > len(last.items) + 1:
+                    if last.words() + _words(before.items[-1]) > WORD_BUDGET:
+                        break
+                    last.items.insert(0, before.items.pop())
             fitted.extend(parts[:-1])
-            slide = last
+            slide = parts[-1]
         for line in checks:
             room = slide.figure is None or not slide.checks  # a figure leaves room for one
             if room and slide.words() + _words(line) <= WORD_BUDGET:

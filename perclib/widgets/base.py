@@ -454,8 +454,6 @@ class SliderFigure:
         self._pixels = b""
         self.status = LiveOutput(_status_bundle, "")
         self.n_redraws = 0
-        #: True once another frontend took over and the controls were closed.
-        self.detached = False
         for control in self.controls.values():
             _long_track(control)
             _on_step_grid(control)
@@ -532,7 +530,6 @@ class SliderFigure:
             for control in self.controls.values():
                 control.open()
             self.widget.open()
-            self.detached = False
         _watch_new_frontends()
         _SHOWN[self] = _frontend_session()
         display(self.widget)
@@ -552,8 +549,12 @@ class SliderFigure:
         self.widget.close()
         for control in self.controls.values():
             control.close()
-        self.detached = True
         _SHOWN.pop(self, None)
+
+    @property
+    def detached(self) -> bool:
+        """True once :meth:`detach` closed the controls (until they are shown again)."""
+        return self.widget.comm is None
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # Outside IPython's display machinery (e.g. a plain exporter): the figure alone.
