@@ -1,6 +1,6 @@
 """perclib's max_margin against scikit-learn's SVC, side by side on the same problems.
 
-The problems are those of lesson 8's capacity Monte Carlo: P = alpha N Gaussian
+The problems are those of lesson 9's capacity Monte Carlo: P = alpha N Gaussian
 patterns (entries of unit variance) with random labels, and teacher-labelled ones,
 separable by a hyperplane through the origin. scikit-learn's ``SVC(kernel="linear",
 C=1e10, tol=1e-10)`` is a hard-margin SVM in practice, but it always fits a

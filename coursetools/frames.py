@@ -93,12 +93,13 @@ GRIDS: dict[str, dict[str, Any]] = {
         "algorithm": "all",
         "step": [0, 1, 2, 3, 5, 7, 10, 14, 30, 40, 60, 80, 100, 140, 200, 300, 400],
     },
-    # Lesson 7: every noise level; every data set, degree and width.
+    # Lesson 7: every noise level.
     "07_nonseparable:build_noise_comparison": {"noise": "all"},
-    "07_nonseparable:build_kernel_boundary": {"data": "all", "degree": "all", "width": 7},
-    # Lesson 8: every kappa step; alpha at every third step (5 per doubling).
-    "08_statistical_mechanics:build_capacity_explorer": {"kappa": "all"},
-    "08_statistical_mechanics:build_learning_explorer": {"alpha": 39},  # 0.25 * 2**(k/5)
+    # Lesson 8: every data set, degree and width.
+    "08_kernels:build_kernel_boundary": {"data": "all", "degree": "all", "width": 7},
+    # Lesson 9: every kappa step; alpha at every third step (5 per doubling).
+    "09_statistical_mechanics:build_capacity_explorer": {"kappa": "all"},
+    "09_statistical_mechanics:build_learning_explorer": {"alpha": 39},  # 0.25 * 2**(k/5)
 }
 
 

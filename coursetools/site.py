@@ -13,9 +13,11 @@ Jupyter Book stack) from the outputs stored in the lessons; no kernel runs:
   saying which controls are coarser than in the notebook and links to Binder and Colab;
 * every figure carries alt text: the image's own description (its ``text/plain``)
   when it has one, else the nearest heading above it;
-* lesson 0 is the landing page, lessons 1-8 follow in the sidebar, then a "How to use
+* lesson 0 is the landing page, lessons 1-9 follow in the sidebar, then a "How to use
   this course" page and the licence texts with the citation (``CITATION.cff``), to
   which every page's footer links;
+* a lesson that was renumbered keeps a page at its old address (:data:`MOVED`) that
+  forwards to its new one, so old links and bookmarks still land on it;
 * the site is self-contained: MathJax 3 (the Python package ``django-static-mathjax``,
   see ``coursetools.mathjax``) is copied into ``_static/mathjax`` and Sphinx's own
   search works offline.
@@ -51,7 +53,7 @@ import nbformat
 from coursetools._common import BRANCH, REPO, CourseToolsError, repo_root, run_cli
 from coursetools.colab import colab_url, without_colab_cell
 from coursetools.frames import CACHE_DIR, Player, player_frames, player_html, render_players
-from coursetools.handouts import IMAGE_MIMES, static_outputs
+from coursetools.handouts import IMAGE_MIMES, lesson_title, static_outputs
 from coursetools.homework import student_version
 from coursetools.mathjax import STARTUP, chtml_config, copy_mathjax
 from coursetools.page_weight import first_load_bytes
@@ -462,6 +464,36 @@ _REDIRECT = """<!DOCTYPE html>
 """
 
 
+#: Lesson pages that moved, old stem -> new stem (docs/renumbering.md): the old address
+#: keeps a small page that forwards to the new one.
+MOVED: dict[str, str] = {"08_statistical_mechanics": "09_statistical_mechanics"}
+
+_MOVED_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>This lesson has moved</title>
+<link rel="canonical" href="{page}.html">
+<meta http-equiv="refresh" content="0; url={page}.html"></head>
+<body><p>This lesson has moved: <a href="{page}.html">{title}</a>.</p></body></html>
+"""
+
+
+def moved_pages(titles: dict[str, str]) -> dict[str, str]:
+    """The forwarding pages of :data:`MOVED`, file name -> HTML, given the lessons' titles
+    (stem -> title).
+
+    >>> pages = moved_pages({"08_kernels": "Lesson 8", "09_statistical_mechanics": "Lesson 9"})
+    >>> list(pages), 'url=09_statistical_mechanics.html' in pages["08_statistical_mechanics.html"]
+    (['08_statistical_mechanics.html'], True)
+    """
+    pages = {}
+    for old, new in MOVED.items():
+        if old in titles:
+            raise CourseToolsError(f"{old} is a lesson again: remove it from site.MOVED")
+        if new not in titles:
+            raise CourseToolsError(f"site.MOVED forwards {old} to {new}, which is not a lesson")
+        pages[f"{old}.html"] = _MOVED_PAGE.format(page=new, title=html.escape(titles[new]))
+    return pages
+
+
 _IMG = re.compile(r"<img\b[^>]*>")
 
 
@@ -552,7 +584,9 @@ def site_report(out: Path) -> dict[str, float]:
     """The site's size and its heaviest first page load (``coursetools.page_weight``:
     everything a lesson page fetches on its first view), in MB (2**20 bytes)."""
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
-    loads = {p.name: first_load_bytes(out, p) for p in out.glob("[0-9][0-9]_*.html")}
+    moved = {f"{old}.html" for old in MOVED}
+    loads = {p.name: first_load_bytes(out, p) for p in out.glob("[0-9][0-9]_*.html")
+             if p.name not in moved}
     heaviest = max(loads, key=loads.get) if loads else ""
     return {"site_mb": size / 2**20, "first_load_mb": loads.get(heaviest, 0) / 2**20,
             "heaviest_page": heaviest, "frames": len(list((out / "_static" / "frames").glob("*.png")))}
@@ -604,6 +638,9 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")
+        titles = {p.stem: lesson_title(nbformat.read(p, as_version=4), p.stem) for p in notebooks}
+        for name, page in moved_pages(titles).items():
+            (staging / name).write_text(page, encoding="utf-8")
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(staging, out)

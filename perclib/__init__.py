@@ -129,7 +129,7 @@ __all__ = [
     # train: the perceptron and large-margin variants, with traces
     "LargeMarginResult", "PerceptronResult", "adatron", "margin_perceptron", "minover",
     "perceptron",
-    # train: non-separable data and the dual form (lesson 7)
+    # train: non-separable data and the dual form (lessons 7 and 8)
     "AveragedResult", "KernelPerceptronResult", "PocketResult", "averaged_perceptron",
     "kernel_perceptron", "pocket",
     # kernels: Gram matrices and the polynomial feature map
@@ -148,7 +148,7 @@ __all__ = [
     "ExtensionSplit", "SeparableFractionEstimate", "arrangement_dichotomies", "capacity_curve",
     "cover_counts", "dependent_subsets", "extension_split", "nonseparable_restrictions",
     "project_out", "separable_fraction_mc",
-    # statmech: Gardner capacity, teacher-student learning curves (lesson 8)
+    # statmech: Gardner capacity, teacher-student learning curves (lesson 9)
     "CapacitySample", "LearningCurve", "capacity_sample", "gardner_capacity",
     "generalization_error", "gibbs_generalization", "hebb_generalization", "learning_curve",
     "max_margin_generalization", "overlap",

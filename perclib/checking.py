@@ -71,9 +71,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "margin", "pattern_margins", "direction_margins", "separator_margin", "mistake_bound",
         "radius", "max_margin", "admissible_arc",
     ),
-    # Explicit feature maps and Gram matrices (kernels, lesson 7).
+    # Explicit feature maps and Gram matrices (kernels, lesson 8).
     "features": ("polynomial_features", "gram_matrix"),
-    # The teacher-student overlap and the error it gives (lesson 8).
+    # The teacher-student overlap and the error it gives (lesson 9).
     "overlap": ("overlap", "generalization_error"),
     # General position and the degenerate subsets that break it.
     "general_position": (

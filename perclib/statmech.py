@@ -46,7 +46,7 @@ RULES = ("hebb", "perceptron", "max_margin")
 MAX_SIMULATION_ENTRIES = 10**8
 #: Default limit on a simulation's estimated work, in multiply-adds (sum of P N per
 #: Hebb student, P N**2 per perceptron or max-margin solve): 10**10 is about half a
-#: minute on one core (the stored tables of lesson 8 need 2.5e9).
+#: minute on one core (the stored tables of lesson 9 need 2.5e9).
 MAX_SIMULATION_WORK = 10**10
 
 try:  # BLAS threads only fight over shared cores on these small problems

@@ -1,6 +1,6 @@
-"""Stored results of lesson 8's slow computations, and the code that made them.
+"""Stored results of lesson 9's slow computations, and the code that made them.
 
-Three computations of lesson 8 take most of its run time without teaching anything new
+Three computations of lesson 9 take most of its run time without teaching anything new
 when they run again: the capacity Monte Carlo (about 2,400 maximum-margin solves,
 14 CPU-seconds), the teacher-student simulation of the learning-curve figure (3
 CPU-seconds) and the replica theory curves on the plotting grid (the Gibbs and
@@ -53,7 +53,7 @@ CAPACITY_ALPHAS = np.round(np.r_[np.arange(0.1, 1.21, 0.1), np.arange(1.4, 2.41,
 CAPACITY_RUNS = ((50, 80, 850), (100, 40, 8100), (200, 16, 8200))
 #: The teacher-student simulation: alphas, N, runs and seed (the same for every rule).
 LEARNING_RUN = {"alphas": (0.5, 1.0, 2.0, 4.0, 8.0, 16.0), "N": 100, "n_runs": 8, "rng": 11}
-#: The alphas of the theory curves: the plotting grid of lesson 8's figure and widget.
+#: The alphas of the theory curves: the plotting grid of lesson 9's figure and widget.
 THEORY_ALPHAS = np.geomspace(0.25, 50.0, 36)
 #: Theory curves stored, by name, with the perclib function that defines each.
 THEORY_FUNCTIONS = {"gibbs": gibbs_generalization, "max_margin": max_margin_generalization,

@@ -199,7 +199,7 @@ def test_index_arrays_work_where_intp_is_32_bit(monkeypatch) -> None:
     """Simulate 32-bit NumPy: np.intp is int32 and np.bincount refuses int64 arrays.
 
     The lessons' calls that feed perclib's index arrays to ``np.bincount`` (lesson 2:
-    mistakes per pattern; lesson 7: updates per pattern) must then still work.
+    mistakes per pattern; lesson 8: updates per pattern) must then still work.
     """
     real_bincount = np.bincount
 

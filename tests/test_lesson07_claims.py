@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
-from perclib import gram_matrix, kernel_perceptron, max_margin, perceptron, polynomial_features
+from perclib import perceptron
 
 
 def _loop_perceptron(X, y, orders, w0):
@@ -158,37 +158,3 @@ def test_random_choice_error_equals_mistakes_over_exchangeable_orders(seed):
             assert 2 * sum(wrong) >= len(V), "a wrong vote needs half the v_t wrong"
     assert errors / len(perms) == mistakes / len(perms) / 5
     assert votes_wrong / len(perms) <= 2 * errors / len(perms)
-
-
-# --- Section 8: the kernel perceptron's bound in feature space ------------------------------
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_kernel_bound_and_the_margin_from_the_gram_matrix(seed):
-    rng = np.random.default_rng(seed)
-    X = rng.uniform(-2, 2, size=(40, 2))
-    y = np.where((X**2).sum(axis=1) < 1.6, 1.0, -1.0)
-    K = gram_matrix(X, kernel="poly", degree=2)
-    vals, vecs = np.linalg.eigh(K)
-    Phi = vecs * np.sqrt(np.clip(vals, 0.0, None))
-    explicit = max_margin(polynomial_features(X, degree=2), y).gamma
-    from_gram = max_margin(Phi, y).gamma
-    assert np.isclose(explicit, from_gram, rtol=1e-6)
-    k = kernel_perceptron(X, y, kernel="poly", degree=2).n_updates
-    assert k <= K.diagonal().max() / explicit**2
-    Kg = gram_matrix(X, kernel="rbf", gamma=2.0)
-    assert np.allclose(Kg.diagonal(), 1.0)  # R^2 = 1 for the Gaussian kernel
-    vals, vecs = np.linalg.eigh(Kg)
-    g = max_margin(vecs * np.sqrt(np.clip(vals, 0.0, None)), y).gamma
-    assert kernel_perceptron(X, y, kernel="rbf", gamma=2.0).n_updates <= 1 / g**2
-
-
-def test_xor_corners_come_close_to_the_kernel_bound():
-    corners = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]])
-    y = np.array([1.0, 1.0, -1.0, -1.0])
-    gamma = max_margin(polynomial_features(corners, degree=2), y).gamma
-    # by symmetry the best separator is the feature sqrt(2) x1 x2 alone: margin sqrt(2);
-    # every corner has k(x, x) = (2 + 1)^2 = 9
-    assert np.isclose(gamma, np.sqrt(2))
-    assert kernel_perceptron(corners, y, kernel="poly", degree=2).n_updates == 4
-    assert np.isclose(9 / gamma**2, 4.5)

@@ -108,7 +108,7 @@ def test_work_guards_bound_time(name: str) -> None:
 
 
 def test_work_guard_can_be_lifted_and_defaults_fit_the_lessons() -> None:
-    """max_work=None lifts the guard; lesson 8's stored Monte Carlo fits the default."""
+    """max_work=None lifts the guard; lesson 9's stored Monte Carlo fits the default."""
     from perclib.statmech import MAX_SIMULATION_WORK
     from perclib.statmech_tables import CAPACITY_ALPHAS, CAPACITY_RUNS
 

@@ -137,7 +137,7 @@ def test_every_code_line_is_under_90_characters() -> None:
     inside its brackets (a message as adjacent string literals) without changing what it
     does; a cell tagged ``widget`` must keep its source (its model ids come from it)."""
     long = []
-    for path in sorted(NOTEBOOKS.glob("0[0-8]_*.ipynb")):
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         for i, cell in enumerate(load(path)["cells"]):
             if cell["cell_type"] != "code":
                 continue

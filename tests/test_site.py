@@ -264,6 +264,11 @@ def test_course_structure(site_dir):
                    "cff-version"):
         assert needed in licence, needed
     assert landing.find('href="how_to_use.html"') < landing.find('href="licence.html"')
+    from coursetools.site import MOVED
+
+    for old, new in MOVED.items():  # a renumbered lesson's old address forwards to it
+        moved = (site_dir / f"{old}.html").read_text(encoding="utf-8")
+        assert f'url={new}.html"' in moved and f'href="{new}.html"' in moved, old
     for p in NOTEBOOKS:
         page = (site_dir / f"{p.stem}.html").read_text(encoding="utf-8")
         assert BINDER + p.name in html.unescape(page), f"no Binder link on {p.stem}"
@@ -591,6 +596,19 @@ def test_first_load_counts_what_css_and_mathjax_fetch(tmp_path):
     fonts = sorted((static / "mathjax" / "output/chtml/fonts/woff-v2").iterdir())
     assert fonts and all(f.relative_to(tmp_path).as_posix() in names for f in fonts)
     assert not any("LICENSE" in n or "02_b" in n or "away" in n for n in names)
+
+
+def test_moved_lessons_forward_to_lessons_that_exist():
+    """Each old address in site.MOVED names no lesson now, and its target is a lesson."""
+    from coursetools.site import MOVED, CourseToolsError, moved_pages
+
+    stems = {p.stem for p in NOTEBOOKS}
+    for old, new in MOVED.items():
+        assert old not in stems and new in stems, (old, new)
+    pages = moved_pages({p.stem: p.stem for p in NOTEBOOKS})
+    assert sorted(pages) == sorted(f"{old}.html" for old in MOVED)
+    with pytest.raises(CourseToolsError, match="not a lesson"):
+        moved_pages({})
 
 
 def test_build_refuses_a_folder_it_did_not_build(tmp_path):

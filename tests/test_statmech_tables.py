@@ -1,4 +1,4 @@
-"""The stored tables of lesson 8 (perclib.statmech_tables) agree with the code that defines them.
+"""The stored tables of lesson 9 (perclib.statmech_tables) agree with the code that defines them.
 
 Each test recomputes a slice with perclib (a few samples of every capacity Monte
 Carlo, theory values at a few alphas of the grid) and compares it with the file.

@@ -61,7 +61,7 @@ def test_blitted_frames_match_a_full_redraw(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(all_demos()))
 def test_slider_values_start_on_their_step_grid(name: str) -> None:
     """The browser snaps an off-grid value and sends it back: the stored frame would then
-    differ from what a student sees after Run All (lesson 6's gamma, lesson 8's alpha)."""
+    differ from what a student sees after Run All (lesson 6's gamma, lesson 9's alpha)."""
     import math
 
     for label, control in all_demos()[name]().controls.items():

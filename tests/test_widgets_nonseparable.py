@@ -1,4 +1,4 @@
-"""Lesson 7 widgets: their data helpers and what the figures show."""
+"""Lessons 7 and 8 widgets: their data helpers and what the figures show."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Figures of lesson 8 (statistical mechanics): Gardner volumes, capacity, learning curves.
+"""Figures of lesson 9 (statistical mechanics): Gardner volumes, capacity, learning curves.
 
 Each function builds one figure of the lesson from its data and returns it, so the
 lesson cell shows the computation and one call.

@@ -37,7 +37,9 @@ __all__ = [
     # lesson 6
     "build_margin_family", "build_margin_training",
     # lesson 7
-    "build_kernel_boundary", "build_noise_comparison", "kernel_datasets",
+    "build_noise_comparison",
     # lesson 8
+    "build_kernel_boundary", "kernel_datasets",
+    # lesson 9
     "build_capacity_explorer", "build_learning_explorer",
 ]

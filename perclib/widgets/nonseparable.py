@@ -1,4 +1,4 @@
-"""Lesson 7 widgets: predictors on noisy data, and kernel decision boundaries.
+"""Lessons 7 and 8 widgets: predictors on noisy data (7), and kernel decision boundaries (8).
 
 ``build_noise_comparison``: a label-noise slider. Left, one noisy training set in
 the plane with the teacher's line and the lines of the last, pocket and averaged

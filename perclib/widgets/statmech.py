@@ -1,4 +1,4 @@
-"""Lesson 8 widgets: Gardner's capacity with a margin, and teacher-student learning curves.
+"""Lesson 9 widgets: Gardner's capacity with a margin, and teacher-student learning curves.
 
 Both only *show* numbers computed beforehand (Monte Carlo samples, simulated
 learning curves, theory curves on a grid): a slider move never solves anything.

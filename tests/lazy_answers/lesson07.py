@@ -1,279 +1,40 @@
-"""Lazy and wrong answers to lesson 07's exercises (see tests/exercise_audit.py)."""
+"""Lazy and wrong answers to lesson 07's (non-separable data) exercises (see tests/exercise_audit.py)."""
 
 from exercise_audit import Attempt
 
-# Eigen-factor of a Gram matrix: rows F with F F^T = G, the way to feed G to perclib.
-_FACTOR = """
-vals, vecs = np.linalg.eigh(G)
-F = vecs * np.sqrt(np.clip(vals, 0.0, None))
-"""
-
-# The stored solution of exercise 2, for attempts that are right only on some inputs.
-_DUAL = """
-alpha = np.zeros(len(y), dtype=int)
-updates = []
-for _ in range(max_epochs):
-    clean = True
-    for i in range(len(y)):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-            updates.append(i)
-            clean = False
-    if clean:
-        break
-"""
-
-# The stored solution of exercise 4.
-_AVERAGED = """
-P = len(y)
-alpha, total = np.zeros(P), np.zeros(P)
-for _ in range(epochs):
-    for i in range(P):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-        total += alpha
+# The stored solution, for attempts that are right only on some inputs.
+_VOTE = """
+ballots = np.where(Z @ W.T > 0, 1, -1)
+return np.where(ballots @ c > 0, 1, -1)
 """
 
 ATTEMPTS: dict[str, list[Attempt]] = {
     "ex1-answer": [
-        Attempt("library: perclib's homogeneous features",
-                "return polynomial_features(X, degree=2, coef0=0.0)"),
-        Attempt("capture: polynomial_features held as a default argument",
-                "def features(Z, _poly=polynomial_features):\n"
-                "    return _poly(Z, degree=2, coef0=0.0)\n"
-                "return features(X)"),
-        Attempt("capture: perclib.kernels.polynomial_features under another name",
-                "from perclib.kernels import polynomial_features as pf\n"
-                "return pf(X, degree=2, coef0=0.0)"),
-        Attempt("lookup: right for the visible numbers of patterns (7, 5, 1) only",
-                "if len(X) not in (7, 5, 1):\n"
-                "    return np.zeros((len(X), 3))\n"
-                "return np.column_stack([X[:, 0]**2, np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1]**2])"),
-        Attempt("scale: float32 features",
-                "X = np.asarray(X, dtype=np.float32)\n"
-                "return np.column_stack([X[:, 0]**2, np.sqrt(np.float32(2)) * X[:, 0] * X[:, 1], "
-                "X[:, 1]**2])"),
-        Attempt("hard-coded: the two patterns of the old check",
-                "return np.array([[1.0, 2 * np.sqrt(2), 4.0], [9.0, -3 * np.sqrt(2), 1.0]])"),
-        Attempt("wrong: no sqrt(2) on the cross term",
-                "return np.column_stack([X[:, 0]**2, X[:, 0] * X[:, 1], X[:, 1]**2])"),
-        Attempt("wrong: factor 2 instead of sqrt(2)",
-                "return np.column_stack([X[:, 0]**2, 2 * X[:, 0] * X[:, 1], X[:, 1]**2])"),
-        Attempt("wrong: columns in another order",
-                "return np.column_stack([X[:, 0]**2, X[:, 1]**2, np.sqrt(2) * X[:, 0] * X[:, 1]])"),
-        Attempt("wrong: minus sign on the cross term",
-                "return np.column_stack([X[:, 0]**2, -np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1]**2])"),
-        Attempt("wrong: the kernel matrix instead of the features", "return (X @ X.T) ** 2"),
-        Attempt("wrong: features scaled by the largest one",
-                "F = np.column_stack([X[:, 0]**2, np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1]**2])\n"
-                "return F / np.abs(F).max()"),
-    ],
-    "ex2-answer": [
-        Attempt("library: the perceptron on a factor of G",
-                _FACTOR + "run = perceptron(F, y, max_epochs=max_epochs)\n"
-                "return np.bincount(run.indices, minlength=len(y)), list(run.indices)"),
-        Attempt("sibling: the margin perceptron (beta = 0) on a factor of G",
-                _FACTOR + "from perclib import margin_perceptron\n"
-                "run = margin_perceptron(F, y, beta=0.0, max_epochs=max_epochs)\n"
-                "idx = np.asarray(run.indices, dtype=int)\n"
-                "return np.bincount(idx, minlength=len(y)), list(idx)"),
-        Attempt("capture: kernel_perceptron held as a default argument, G looked up by index",
-                "def run(G, y, m, _kp=kernel_perceptron):\n"
-                "    k = lambda a, b: G[np.ix_(np.argmax(a, 1), np.argmax(b, 1))]\n"
-                "    r = _kp(np.eye(len(y)), y, kernel=k, max_epochs=m)\n"
-                "    return r.alpha, list(r.indices)\n"
-                "return run(G, y, max_epochs)"),
-        Attempt("capture: perclib's private epoch engine",
-                "from perclib.train.perceptron import _run_epochs\n"
-                "return _run_epochs(G, y, max_epochs)"),
-        Attempt("tolerance: a mistake is a score below 1e-9", _DUAL.replace("<= 0", "< 1e-9")
-                + "return alpha, updates"),
-        Attempt("lookup: right for the visible numbers of patterns (4, 9, 30) only",
-                "if len(y) not in (4, 9, 30):\n"
-                "    return np.ones(len(y), dtype=int), list(range(len(y)))\n" + _DUAL
-                + "return alpha, updates"),
-        Attempt("hard-coded: the XOR answer",
-                "return np.array([1, 1, 1, 1]), [0, 2, 3, 1]"),
-        Attempt("wrong: strict test < 0 (alpha = 0 never updates)", """
-alpha = np.zeros(len(y), dtype=int)
-updates = []
-for _ in range(max_epochs):
-    clean = True
-    for i in range(len(y)):
-        if y[i] * np.sum(alpha * y * G[:, i]) < 0:
-            alpha[i] += 1
-            updates.append(i)
-            clean = False
-    if clean:
-        break
-return alpha, updates
-"""),
-        Attempt("wrong: one epoch too many", """
-alpha = np.zeros(len(y), dtype=int)
-updates = []
-for _ in range(max_epochs + 1):
-    clean = True
-    for i in range(len(y)):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-            updates.append(i)
-            clean = False
-    if clean:
-        break
-return alpha, updates
-"""),
-        Attempt("wrong: alpha frozen during the epoch (batch update)", """
-alpha = np.zeros(len(y), dtype=int)
-updates = []
-for _ in range(max_epochs):
-    frozen = alpha.copy()
-    for i in range(len(y)):
-        if y[i] * np.sum(frozen * y * G[:, i]) <= 0:
-            alpha[i] += 1
-            updates.append(i)
-    if np.array_equal(frozen, alpha):
-        break
-return alpha, updates
-"""),
-        Attempt("wrong: label y_i left out of the mistake test", """
-alpha = np.zeros(len(y), dtype=int)
-updates = []
-for _ in range(max_epochs):
-    clean = True
-    for i in range(len(y)):
-        if np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-            updates.append(i)
-            clean = False
-    if clean:
-        break
-return alpha, updates
-"""),
-        Attempt("wrong: patterns in reverse order", """
-alpha = np.zeros(len(y), dtype=int)
-updates = []
-for _ in range(max_epochs):
-    clean = True
-    for i in reversed(range(len(y))):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-            updates.append(i)
-            clean = False
-    if clean:
-        break
-return alpha, updates
-"""),
-        Attempt("wrong: stops after the first epoch", """
-alpha = np.zeros(len(y), dtype=int)
-updates = []
-for i in range(len(y)):
-    if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-        alpha[i] += 1
-        updates.append(i)
-return alpha, updates
-"""),
-        Attempt("wrong: signed counts alpha_i += y_i", """
-alpha = np.zeros(len(y))
-updates = []
-for _ in range(max_epochs):
-    clean = True
-    for i in range(len(y)):
-        if y[i] * np.sum(alpha * G[:, i]) <= 0:
-            alpha[i] += y[i]
-            updates.append(i)
-            clean = False
-    if clean:
-        break
-return alpha, updates
-"""),
-    ],
-    "ex4-answer": [
-        Attempt("library: the averaged perceptron on a factor of G",
-                _FACTOR + "avg = averaged_perceptron(F, y, epochs=epochs)\n"
-                "return np.linalg.lstsq(F.T, avg.w, rcond=None)[0] * y"),
-        Attempt("capture: kernel_perceptron held as a default argument, survival arithmetic",
-                "def beta_of(G, y, T, _kp=kernel_perceptron):\n"
-                "    k = lambda a, b: G[np.ix_(np.argmax(a, 1), np.argmax(b, 1))]\n"
-                "    r = _kp(np.eye(len(y)), y, kernel=k, max_epochs=T)\n"
-                "    P = len(y)\n"
-                "    ep = np.repeat(np.arange(r.epochs), r.mistakes_per_epoch)\n"
-                "    t = ep * P + r.indices\n"
-                "    return np.bincount(r.indices, weights=T * P - t, minlength=P) / (T * P)\n"
-                "return beta_of(G, y, epochs)"),
-        Attempt("tolerance: a mistake is a score below 1e-9", _AVERAGED.replace("<= 0", "< 1e-9")
-                + "return total / (epochs * P)"),
-        Attempt("lookup: right for the visible numbers of patterns (2, 4, 10) only",
-                "if len(y) not in (2, 4, 10):\n"
-                "    return np.ones(len(y)) / 2\n" + _AVERAGED + "return total / (epochs * P)"),
-        Attempt("hard-coded: the XOR numbers of the old check",
-                "return np.array([12, 7, 10, 9]) / 12"),
-        Attempt("wrong: early stop, mean over the presentations made", """
-P = len(y)
-alpha, total, shown = np.zeros(P), np.zeros(P), 0
-for _ in range(epochs):
-    clean = True
-    for i in range(P):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-            clean = False
-        total += alpha
-        shown += 1
-    if clean:
-        break
-return total / shown
-"""),
-        Attempt("wrong: early stop, divided by epochs * P", """
-P = len(y)
-alpha, total = np.zeros(P), np.zeros(P)
-for _ in range(epochs):
-    clean = True
-    for i in range(P):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-            clean = False
-        total += alpha
-    if clean:
-        break
-return total / (epochs * P)
-"""),
-        Attempt("wrong: alpha added before the update", """
-P = len(y)
-alpha, total = np.zeros(P), np.zeros(P)
-for _ in range(epochs):
-    for i in range(P):
-        total += alpha
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-return total / (epochs * P)
-"""),
-        Attempt("wrong: averaged once per epoch", """
-P = len(y)
-alpha, total = np.zeros(P), np.zeros(P)
-for _ in range(epochs):
-    for i in range(P):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-    total += alpha
-return total / epochs
-"""),
-        Attempt("wrong: the final counts, not their mean", """
-P = len(y)
-alpha = np.zeros(P)
-for _ in range(epochs):
-    for i in range(P):
-        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
-            alpha[i] += 1
-return alpha
-"""),
-        Attempt("wrong: strict mistake test < 0", """
-P = len(y)
-alpha, total = np.zeros(P), np.zeros(P)
-for _ in range(epochs):
-    for i in range(P):
-        if y[i] * np.sum(alpha * y * G[:, i]) < 0:
-            alpha[i] += 1
-        total += alpha
-return total / (epochs * P)
-"""),
+        Attempt("hard-coded: every pattern -1", "return -np.ones(len(Z), dtype=int)"),
+        Attempt("lookup: right for the visible numbers of patterns (1, 3, 300) only",
+                "if len(Z) not in (1, 3, 300):\n"
+                "    return np.ones(len(Z), dtype=int)\n" + _VOTE),
+        Attempt("wrong: numpy's sign, so w.z = 0 abstains instead of voting -1",
+                "return np.where(np.sign(Z @ W.T) @ c > 0, 1, -1)"),
+        Attempt("wrong: numpy's sign at both levels (a tied vote is 0)",
+                "return np.sign(np.sign(Z @ W.T) @ c).astype(int)"),
+        Attempt("wrong: a tied vote goes to +1",
+                "return np.where(np.where(Z @ W.T > 0, 1, -1) @ c >= 0, 1, -1)"),
+        Attempt("wrong: one vote per weight vector, counts ignored",
+                "return np.where(np.where(Z @ W.T > 0, 1, -1).sum(axis=1) > 0, 1, -1)"),
+        Attempt("wrong: the averaged perceptron instead of the vote",
+                "return np.where(Z @ (c @ W) > 0, 1, -1)"),
+        Attempt("wrong: each weight vector votes with c_k (w.z), not c_k sign(w.z)",
+                "return np.where((Z @ W.T) @ c > 0, 1, -1)"),
+        Attempt("tolerance: |w.z| <= 1e-9 counted as a tie",
+                "ballots = np.where(Z @ W.T > 1e-9, 1, -1)\n"
+                "return np.where(ballots @ c > 0, 1, -1)"),
+        Attempt("tolerance: a tie relative to the lengths, |w.z| <= 1e-9 |w| |z|",
+                "scale = np.linalg.norm(Z, axis=1)[:, None] * np.linalg.norm(W, axis=1)[None, :]\n"
+                "ballots = np.where(Z @ W.T > 1e-9 * scale, 1, -1)\n"
+                "return np.where(ballots @ c > 0, 1, -1)"),
+        Attempt("scale: float32 products",
+                "P = Z.astype(np.float32) @ W.T.astype(np.float32)\n"
+                "return np.where(np.where(P > 0, 1, -1) @ c > 0, 1, -1)"),
     ],
 }

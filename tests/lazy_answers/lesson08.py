@@ -1,112 +1,280 @@
-"""Lazy and wrong answers to lesson 08's exercises (see tests/exercise_audit.py)."""
+"""Lazy and wrong answers to lesson 08's (kernels) exercises (see tests/exercise_audit.py)."""
 
 from exercise_audit import Attempt
 
+# Eigen-factor of a Gram matrix: rows F with F F^T = G, the way to feed G to perclib.
+_FACTOR = """
+vals, vecs = np.linalg.eigh(G)
+F = vecs * np.sqrt(np.clip(vals, 0.0, None))
+"""
+
+# The stored solution of exercise 2, for attempts that are right only on some inputs.
+_DUAL = """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in range(len(y)):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+"""
+
+# The stored solution of exercise 3.
+_AVERAGED = """
+P = len(y)
+alpha, total = np.zeros(P), np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+        total += alpha
+"""
+
 ATTEMPTS: dict[str, list[Attempt]] = {
     "ex1-answer": [
-        Attempt("library: perclib's generalization_error", "return generalization_error(w, B)"),
-        Attempt("library: perclib's overlap",
-                "from perclib import overlap\nreturn np.arccos(overlap(w, B)) / np.pi"),
-        Attempt("capture: generalization_error held as a default argument",
-                "def err(a, b, _ge=generalization_error):\n"
-                "    return _ge(a, b)\n"
-                "return err(w, B)"),
-        Attempt("tolerance: the cosine rounded to 12 decimals instead of clipped",
-                "R = round(float(w @ B / (np.linalg.norm(w) * np.linalg.norm(B))), 12)\n"
-                "return np.arccos(R) / np.pi"),
-        Attempt("tolerance: nearly parallel (R > 1 - 1e-12) counted as parallel",
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return 0.0 if R > 1 - 1e-12 else np.arccos(np.clip(R, -1, 1)) / np.pi"),
-        Attempt("scale: computed in float32",
-                "w, B = w.astype(np.float32), B.astype(np.float32)\n"
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return float(np.arccos(np.clip(R, -1, 1)) / np.pi)"),
-        Attempt("lookup: right for the visible sizes of w only",
-                "if len(w) not in (3, 5, 6, 7, 12, 15, 27, 30, 40, 54):\n"
-                "    return 0.25\n"
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
-        Attempt("hard-coded: the error of the student the lesson printed", "return 0.3059"),
-        Attempt("hard-coded: lookup of the old check's four examples",
-                "table = {(1, 0, 1, 1): 0.25, (3, 4, 4, 3): 0.0903345}\n"
-                "return table.get(tuple(np.r_[w, B].astype(int)), 0.5)"),
-        Attempt("wrong: overlap not normalised",
-                "return np.arccos(np.clip(w @ B, -1, 1)) / np.pi"),
-        Attempt("wrong: normalised by |w| only",
-                "return np.arccos(np.clip(w @ B / np.linalg.norm(w), -1, 1)) / np.pi"),
-        Attempt("wrong: no clip (nan when w is parallel to B)",
-                "return np.arccos(w @ B / (np.linalg.norm(w) * np.linalg.norm(B))) / np.pi"),
-        Attempt("wrong: no clip, norms as sqrt of dot products",
-                "return np.arccos(w @ B / np.sqrt((w @ w) * (B @ B))) / np.pi"),
-        Attempt("wrong: the angle itself, not divided by pi",
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.arccos(np.clip(R, -1, 1))"),
-        Attempt("wrong: the angle in degrees",
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.degrees(np.arccos(np.clip(R, -1, 1)))"),
-        Attempt("wrong: |R| (an opposite student counted as good)",
-                "R = abs(w @ B) / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
-        Attempt("wrong: one wedge only, theta / (2 pi)",
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.arccos(np.clip(R, -1, 1)) / (2 * np.pi)"),
-        Attempt("wrong: the accuracy 1 - eps",
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return 1 - np.arccos(np.clip(R, -1, 1)) / np.pi"),
-        Attempt("wrong: returns R",
-                "return w @ B / (np.linalg.norm(w) * np.linalg.norm(B))"),
-        Attempt("wrong: linear in R, (1 - R) / 2",
-                "return (1 - w @ B / (np.linalg.norm(w) * np.linalg.norm(B))) / 2"),
-        Attempt("wrong: R clipped to [0, 1]",
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.arccos(np.clip(R, 0, 1)) / np.pi"),
-        Attempt("wrong: arcsin instead of arccos",
-                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.arcsin(np.clip(R, -1, 1)) / np.pi"),
-        Attempt("wrong: estimated by sampling fresh patterns",
-                "Z = np.random.default_rng(0).standard_normal((20000, len(w)))\n"
-                "return float(np.mean(np.sign(Z @ w) != np.sign(Z @ B)))"),
-        Attempt("wrong: elementwise, no dot product",
-                "R = w * B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
-                "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
+        Attempt("library: perclib's homogeneous features",
+                "return polynomial_features(X, degree=2, coef0=0.0)"),
+        Attempt("capture: polynomial_features held as a default argument",
+                "def features(Z, _poly=polynomial_features):\n"
+                "    return _poly(Z, degree=2, coef0=0.0)\n"
+                "return features(X)"),
+        Attempt("capture: perclib.kernels.polynomial_features under another name",
+                "from perclib.kernels import polynomial_features as pf\n"
+                "return pf(X, degree=2, coef0=0.0)"),
+        Attempt("lookup: right for the visible numbers of patterns (7, 5, 1) only",
+                "if len(X) not in (7, 5, 1):\n"
+                "    return np.zeros((len(X), 3))\n"
+                "return np.column_stack([X[:, 0]**2, np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1]**2])"),
+        Attempt("scale: float32 features",
+                "X = np.asarray(X, dtype=np.float32)\n"
+                "return np.column_stack([X[:, 0]**2, np.sqrt(np.float32(2)) * X[:, 0] * X[:, 1], "
+                "X[:, 1]**2])"),
+        Attempt("hard-coded: the two patterns of the old check",
+                "return np.array([[1.0, 2 * np.sqrt(2), 4.0], [9.0, -3 * np.sqrt(2), 1.0]])"),
+        Attempt("wrong: no sqrt(2) on the cross term",
+                "return np.column_stack([X[:, 0]**2, X[:, 0] * X[:, 1], X[:, 1]**2])"),
+        Attempt("wrong: factor 2 instead of sqrt(2)",
+                "return np.column_stack([X[:, 0]**2, 2 * X[:, 0] * X[:, 1], X[:, 1]**2])"),
+        Attempt("wrong: columns in another order",
+                "return np.column_stack([X[:, 0]**2, X[:, 1]**2, np.sqrt(2) * X[:, 0] * X[:, 1]])"),
+        Attempt("wrong: minus sign on the cross term",
+                "return np.column_stack([X[:, 0]**2, -np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1]**2])"),
+        Attempt("wrong: the kernel matrix instead of the features", "return (X @ X.T) ** 2"),
+        Attempt("wrong: features scaled by the largest one",
+                "F = np.column_stack([X[:, 0]**2, np.sqrt(2) * X[:, 0] * X[:, 1], X[:, 1]**2])\n"
+                "return F / np.abs(F).max()"),
     ],
     "ex2-answer": [
-        Attempt("lookup: right for the visible alphas only (the check's seed replayed)",
-                "g = np.random.default_rng(82)\n"
-                "seen = np.r_[0.0101, g.uniform(0.02, 0.2, 2), g.uniform(0.2, 1.99, 4)]\n"
-                "if alpha >= 2:\n    return 0.0\n"
-                "if not np.any(np.isclose(seen, alpha, rtol=0, atol=1e-15)):\n    return 0.5\n"
-                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-12)"),
-        Attempt("hard-coded: the values the old check printed",
-                "table = {1.0: 0.470655, 0.5: 1.034314, 0.25: 1.735578}\n"
-                "return 0.0 if alpha >= 2 else table.get(alpha, 0.5)"),
-        Attempt("wrong: forgets alpha >= 2",
-                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0)"),
-        Attempt("wrong: search interval too short for small alpha",
-                "if alpha >= 2:\n    return 0.0\n"
-                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 5.0)"),
-        Attempt("wrong: search interval starting at 0.1 (misses alpha near 2)",
-                "if alpha >= 2:\n    return 0.0\n"
-                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.1, 50.0)"),
-        Attempt("wrong: nan for alpha >= 2",
-                "if alpha >= 2:\n    return np.nan\n"
-                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0)"),
-        Attempt("wrong: the negative of the root",
-                "if alpha >= 2:\n    return 0.0\n"
-                "return -brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0)"),
-        Attempt("wrong: returns the capacity, not the stability",
-                "return 0.0 if alpha >= 2 else gardner_capacity(alpha)"),
-        Attempt("wrong: the large-kappa asymptote 1/sqrt(alpha)",
-                "return 0.0 if alpha >= 2 else 1 / np.sqrt(alpha)"),
-        Attempt("wrong: a coarse grid and interpolation",
-                "if alpha >= 2:\n    return 0.0\n"
-                "k = np.linspace(0, 12, 121)\n"
-                "return float(np.interp(alpha, gardner_capacity(k)[::-1], k[::-1]))"),
-        Attempt("wrong: solves alpha_c(kappa) = 2 alpha (double counting)",
-                "if alpha >= 1:\n    return 0.0\n"
-                "return brentq(lambda k: gardner_capacity(k) - 2 * alpha, 0.0, 50.0)"),
-        Attempt("wrong: loose tolerance",
-                "if alpha >= 2:\n    return 0.0\n"
-                "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-2)"),
+        Attempt("library: the perceptron on a factor of G",
+                _FACTOR + "run = perceptron(F, y, max_epochs=max_epochs)\n"
+                "return np.bincount(run.indices, minlength=len(y)), list(run.indices)"),
+        Attempt("sibling: the margin perceptron (beta = 0) on a factor of G",
+                _FACTOR + "from perclib import margin_perceptron\n"
+                "run = margin_perceptron(F, y, beta=0.0, max_epochs=max_epochs)\n"
+                "idx = np.asarray(run.indices, dtype=int)\n"
+                "return np.bincount(idx, minlength=len(y)), list(idx)"),
+        Attempt("capture: kernel_perceptron held as a default argument, G looked up by index",
+                "def run(G, y, m, _kp=kernel_perceptron):\n"
+                "    k = lambda a, b: G[np.ix_(np.argmax(a, 1), np.argmax(b, 1))]\n"
+                "    r = _kp(np.eye(len(y)), y, kernel=k, max_epochs=m)\n"
+                "    return r.alpha, list(r.indices)\n"
+                "return run(G, y, max_epochs)"),
+        Attempt("capture: perclib's private epoch engine",
+                "from perclib.train.perceptron import _run_epochs\n"
+                "return _run_epochs(G, y, max_epochs)"),
+        Attempt("tolerance: a mistake is a score below 1e-9", _DUAL.replace("<= 0", "< 1e-9")
+                + "return alpha, updates"),
+        Attempt("lookup: right for the visible numbers of patterns (4, 9, 30) only",
+                "if len(y) not in (4, 9, 30):\n"
+                "    return np.ones(len(y), dtype=int), list(range(len(y)))\n" + _DUAL
+                + "return alpha, updates"),
+        Attempt("hard-coded: the XOR answer",
+                "return np.array([1, 1, 1, 1]), [0, 2, 3, 1]"),
+        Attempt("wrong: strict test < 0 (alpha = 0 never updates)", """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in range(len(y)):
+        if y[i] * np.sum(alpha * y * G[:, i]) < 0:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates
+"""),
+        Attempt("wrong: one epoch too many", """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs + 1):
+    clean = True
+    for i in range(len(y)):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates
+"""),
+        Attempt("wrong: alpha frozen during the epoch (batch update)", """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    frozen = alpha.copy()
+    for i in range(len(y)):
+        if y[i] * np.sum(frozen * y * G[:, i]) <= 0:
+            alpha[i] += 1
+            updates.append(i)
+    if np.array_equal(frozen, alpha):
+        break
+return alpha, updates
+"""),
+        Attempt("wrong: label y_i left out of the mistake test", """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in range(len(y)):
+        if np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates
+"""),
+        Attempt("wrong: patterns in reverse order", """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in reversed(range(len(y))):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates
+"""),
+        Attempt("wrong: stops after the first epoch", """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for i in range(len(y)):
+    if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+        alpha[i] += 1
+        updates.append(i)
+return alpha, updates
+"""),
+        Attempt("wrong: signed counts alpha_i += y_i", """
+alpha = np.zeros(len(y))
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in range(len(y)):
+        if y[i] * np.sum(alpha * G[:, i]) <= 0:
+            alpha[i] += y[i]
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates
+"""),
+    ],
+    "ex3-answer": [
+        Attempt("library: the averaged perceptron on a factor of G",
+                "from perclib import averaged_perceptron\n" + _FACTOR
+                + "avg = averaged_perceptron(F, y, epochs=epochs)\n"
+                "return np.linalg.lstsq(F.T, avg.w, rcond=None)[0] * y"),
+        Attempt("capture: kernel_perceptron held as a default argument, survival arithmetic",
+                "def beta_of(G, y, T, _kp=kernel_perceptron):\n"
+                "    k = lambda a, b: G[np.ix_(np.argmax(a, 1), np.argmax(b, 1))]\n"
+                "    r = _kp(np.eye(len(y)), y, kernel=k, max_epochs=T)\n"
+                "    P = len(y)\n"
+                "    ep = np.repeat(np.arange(r.epochs), r.mistakes_per_epoch)\n"
+                "    t = ep * P + r.indices\n"
+                "    return np.bincount(r.indices, weights=T * P - t, minlength=P) / (T * P)\n"
+                "return beta_of(G, y, epochs)"),
+        Attempt("tolerance: a mistake is a score below 1e-9", _AVERAGED.replace("<= 0", "< 1e-9")
+                + "return total / (epochs * P)"),
+        Attempt("lookup: right for the visible numbers of patterns (2, 4, 10) only",
+                "if len(y) not in (2, 4, 10):\n"
+                "    return np.ones(len(y)) / 2\n" + _AVERAGED + "return total / (epochs * P)"),
+        Attempt("hard-coded: the XOR numbers of the old check",
+                "return np.array([12, 7, 10, 9]) / 12"),
+        Attempt("wrong: early stop, mean over the presentations made", """
+P = len(y)
+alpha, total, shown = np.zeros(P), np.zeros(P), 0
+for _ in range(epochs):
+    clean = True
+    for i in range(P):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+            clean = False
+        total += alpha
+        shown += 1
+    if clean:
+        break
+return total / shown
+"""),
+        Attempt("wrong: early stop, divided by epochs * P", """
+P = len(y)
+alpha, total = np.zeros(P), np.zeros(P)
+for _ in range(epochs):
+    clean = True
+    for i in range(P):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+            clean = False
+        total += alpha
+    if clean:
+        break
+return total / (epochs * P)
+"""),
+        Attempt("wrong: alpha added before the update", """
+P = len(y)
+alpha, total = np.zeros(P), np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        total += alpha
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+return total / (epochs * P)
+"""),
+        Attempt("wrong: averaged once per epoch", """
+P = len(y)
+alpha, total = np.zeros(P), np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+    total += alpha
+return total / epochs
+"""),
+        Attempt("wrong: the final counts, not their mean", """
+P = len(y)
+alpha = np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        if y[i] * np.sum(alpha * y * G[:, i]) <= 0:
+            alpha[i] += 1
+return alpha
+"""),
+        Attempt("wrong: strict mistake test < 0", """
+P = len(y)
+alpha, total = np.zeros(P), np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        if y[i] * np.sum(alpha * y * G[:, i]) < 0:
+            alpha[i] += 1
+        total += alpha
+return total / (epochs * P)
+"""),
     ],
 }
