@@ -58,9 +58,17 @@ class CourseFigure(Figure):
     whatever its builder asked for.
     """
 
+    #: A sentence that describes the figure for a reader who cannot see it. When set, it is
+    #: the figure's ``repr``, so a notebook stores it as the image's ``text/plain``, and the
+    #: site uses it as the image's alt text (``coursetools.site.image_alt``).
+    alt_text: str = ""
+
     def draw(self, renderer):  # noqa: D102 - matplotlib's
         enforce_min_font(self)
         super().draw(renderer)
+
+    def __repr__(self) -> str:
+        return self.alt_text or super().__repr__()
 
 
 def enforce_min_font(fig: Figure, min_px: float = MIN_FONT_PX) -> int:

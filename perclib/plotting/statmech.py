@@ -164,3 +164,61 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
         ax.legend(handles=markers, loc="upper right", fontsize=8, title_fontsize=8,
                   title=f"simulation, N = {', '.join(map(str, sizes))}")
     return fig
+
+
+def plot_tilted_density(t: ArrayLike, R: float) -> Figure:
+    """The stability of a fresh pattern for a student with overlap ``R``, against the plain Gaussian.
+
+    A histogram of sampled stabilities ``t = y w . x``, the tilted density
+    ``2 phi(t) H(-R t / sqrt(1 - R^2))`` and the standard normal density ``phi(t)``
+    (the density at ``R = 0``, the capacity problem of section 2).
+
+    Parameters
+    ----------
+    t : array_like
+        Sampled stabilities (at least 100 finite values).
+    R : float
+        The student's overlap with the teacher, ``0 <= R < 1``.
+
+    Returns
+    -------
+    Figure
+        With a description of what it shows as its ``repr`` (the figure's alt text).
+
+    Examples
+    --------
+    >>> samples = np.random.default_rng(0).standard_normal(1000)
+    >>> fig = plot_tilted_density(samples, 0.0)
+    >>> len(fig.axes), "Gaussian" in repr(fig)
+    (1, True)
+    """
+    from scipy.special import ndtr
+
+    t = np.asarray(t, dtype=float).ravel()
+    if t.size < 100 or not np.all(np.isfinite(t)):
+        raise ValueError(f"t: give at least 100 finite sampled stabilities, got {t.size}")
+    R = float(R)
+    if not 0.0 <= R < 1.0:
+        raise ValueError(f"R must be an overlap in [0, 1), got {R}")
+    grid = np.linspace(-4.0, 4.0, 401)
+    plain = np.exp(-(grid**2) / 2) / np.sqrt(2 * np.pi)
+    tilted = 2 * plain * ndtr(R * grid / np.sqrt(1 - R**2))  # H(-x) = Phi(x)
+    fig, (ax,) = new_figure(width=6.0, height=3.4)
+    ax.hist(t, bins=np.linspace(-4.0, 4.0, 81), density=True, color=POSITIVE_COLOR, alpha=0.35,
+            label=f"sampled, {t.size:,} patterns")
+    ax.plot(grid, tilted, color=POSITIVE_COLOR, lw=2,
+            label=rf"tilted: $2\varphi(t)\,H(-Rt/\sqrt{{1-R^2}})$, $R = {R:g}$")
+    ax.plot(grid, plain, "--", color=MARGIN_COLOR, lw=1.5, label=r"plain Gaussian $\varphi(t)$ ($R = 0$)")
+    ax.axvline(0.0, color=MARGIN_COLOR, lw=0.8)
+    ax.set_xlim(-4, 4)
+    ax.set_xlabel(r"stability $t = y\,\mathbf{w}\cdot\mathbf{x}$ of a fresh pattern")
+    ax.set_ylabel("density")
+    ax.legend(fontsize=9, loc="upper left", frameon=False)
+    below = float(np.mean(t < 0))
+    fig.alt_text = (
+        f"The density of the stability t of a fresh pattern for a student with overlap "
+        f"R = {R:g}: the tilted density, with a histogram of sampled stabilities on it, "
+        "next to the plain Gaussian of the capacity problem. The teacher moves weight from "
+        f"negative t to positive t: {100 * below:.0f} % of the samples are below 0, against "
+        "50 % for the plain Gaussian.")
+    return fig
