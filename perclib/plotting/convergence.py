@@ -54,6 +54,8 @@ def draw_construction_phases(weights: ArrayLike, patterns: ArrayLike, u: ArrayLi
     if not np.allclose(W[1:] - W[:-1], Z, rtol=1e-9, atol=1e-12 * np.abs(W).max()):
         raise ValueError("weights and patterns do not match: w_j must be w_{j-1} + z_j")
     u = as_weights(u, W.shape[1], name="u")
+    if not np.any(u):
+        raise ValueError("u must be a non-zero vector: the separator of the proof")
     u = u / np.linalg.norm(u)
     k = np.arange(W.shape[0])
     before = np.einsum("ij,ij->i", W[:-1], Z)

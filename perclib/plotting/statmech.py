@@ -211,6 +211,7 @@ def plot_tilted_density(t: ArrayLike, R: float) -> Figure:
     ax.plot(grid, plain, "--", color=MARGIN_COLOR, lw=1.5, label=r"plain Gaussian $\varphi(t)$ ($R = 0$)")
     ax.axvline(0.0, color=MARGIN_COLOR, lw=0.8)
     ax.set_xlim(-4, 4)
+    ax.set_ylim(0, 1.5 * max(tilted.max(), plain.max()))  # room for the legend above the curves
     ax.set_xlabel(r"stability $t = y\,\mathbf{w}\cdot\mathbf{x}$ of a fresh pattern")
     ax.set_ylabel("density")
     ax.legend(fontsize=9, loc="upper left", frameon=False)
