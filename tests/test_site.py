@@ -598,6 +598,20 @@ def test_first_load_counts_what_css_and_mathjax_fetch(tmp_path):
     assert not any("LICENSE" in n or "02_b" in n or "away" in n for n in names)
 
 
+def test_every_slider_cell_has_a_frame_grid_and_every_grid_a_cell():
+    """frames.GRIDS is keyed by lesson stem: a renamed lesson needs its keys renamed too
+    (the build would stop at the first slider without a grid; a stale key is dead weight)."""
+    from coursetools.frames import GRIDS, _is_widget, widget_key
+
+    keys = set()
+    for path in NOTEBOOKS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if _is_widget(cell):
+                keys.add(widget_key(path.stem, cell.source))
+    assert keys - set(GRIDS) == set(), f"slider cells without a frame grid: {sorted(keys - set(GRIDS))}"
+    assert set(GRIDS) - keys == set(), f"grids for no slider cell: {sorted(set(GRIDS) - keys)}"
+
+
 def test_moved_lessons_forward_to_lessons_that_exist():
     """Each old address in site.MOVED names no lesson now, and its target is a lesson."""
     from coursetools.site import MOVED, CourseToolsError, moved_pages
