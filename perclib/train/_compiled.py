@@ -36,35 +36,26 @@ _LOW, _HIGH = 2.0**-600, 2.0**600  # w.w in this range: margins against w as it 
 _TINY = 2.0**-50
 
 
-@njit(cache=True, nogil=True)
+# Any summation order (and fused multiply-adds) may be used for a dot product: the
+# caller's bound holds for all of them. Reassociation lets the compiler use SIMD lanes
+# (three to four times faster than the textbook sequential sum); nothing else is relaxed.
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _dot(a, b):  # pragma: no cover - compiled
-    """``a . b`` with eight partial sums (any order is fine: the caller bounds the error)."""
-    n = a.shape[0]
-    s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = 0.0
-    j = 0
-    while j + 8 <= n:
-        s0 += a[j] * b[j]
-        s1 += a[j + 1] * b[j + 1]
-        s2 += a[j + 2] * b[j + 2]
-        s3 += a[j + 3] * b[j + 3]
-        s4 += a[j + 4] * b[j + 4]
-        s5 += a[j + 5] * b[j + 5]
-        s6 += a[j + 6] * b[j + 6]
-        s7 += a[j + 7] * b[j + 7]
-        j += 8
-    while j < n:
-        s0 += a[j] * b[j]
-        j += 1
-    return ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7))
+    """``a . b`` in any order of summation."""
+    s = 0.0
+    for j in range(a.shape[0]):
+        s += a[j] * b[j]
+    return s
 
 
 @njit(cache=True, nogil=True)
 def _scale(w, ws, beta, sx, c):  # pragma: no cover - compiled
-    """Fill ``ws`` (``w`` or ``w 2**-e``); return ``(use_ws, level, factor, zero)``.
+    """Fill ``ws`` (``w`` or ``w 2**-e``); return ``(use_ws, level, factor, wn, zero)``.
 
     ``level`` is ``beta`` in the units of ``Xs . ws``; a margin of row ``i`` is
     certainly right when it is clear of ``level`` by ``factor * xn[i]`` plus the
-    underflow floor. ``zero``: ``w`` is exactly zero (every margin is exactly 0).
+    underflow term (see :func:`epoch`); ``wn`` is about ``||ws||``. ``zero``: ``w``
+    is exactly zero (every margin is exactly 0).
     """
     n = w.shape[0]
     sq = _dot(w, w)
@@ -74,7 +65,7 @@ def _scale(w, ws, beta, sx, c):  # pragma: no cover - compiled
         if a > top:
             top = a
     if top == 0.0:
-        return False, 0.0, 0.0, True
+        return False, 0.0, 0.0, 0.0, True
     if _LOW < sq < _HIGH:
         e = 0
         wn = math.sqrt(sq)
@@ -86,7 +77,7 @@ def _scale(w, ws, beta, sx, c):  # pragma: no cover - compiled
         wn = math.sqrt(_dot(ws, ws))
         use_ws = True
     level = math.ldexp(beta, -(e + sx)) if beta != 0.0 else 0.0
-    return use_ws, level, c * wn * (1.0 + _TINY), False
+    return use_ws, level, c * wn * (1.0 + _TINY), wn, False
 
 
 @njit(cache=True, nogil=True)
@@ -128,8 +119,10 @@ def epoch(X, Xs, y, xn, w, ws, eta, perm, dual, pos, decided, beta, sx, c, floor
     P = Xs.shape[0]
     M = w.shape[0]
     ordered = perm.shape[0] == 0
-    use_ws, level, factor, zero = _scale(w, ws, beta, sx, c)
-    slack0 = floor + abs(level) * _TINY
+    use_ws, level, factor, wn, zero = _scale(w, ws, beta, sx, c)
+    # Underflow: each product of Xs . ws may lose 2**-1075, and each entry of Xs may have
+    # lost as much in its scaling (times |ws_j| <= wn); floor covers (M + 4) of both.
+    slack0 = floor * (1.0 + wn) + abs(level) * _TINY
     while pos < P:
         i = pos if ordered else perm[pos]
         if decided >= 0:
@@ -174,10 +167,25 @@ def epoch(X, Xs, y, xn, w, ws, eta, perm, dual, pos, decided, beta, sx, c, floor
             return LOST, pos, nout
         out[nout] = i
         nout += 1
-        use_ws, level, factor, zero = _scale(w, ws, beta, sx, c)
-        slack0 = floor + abs(level) * _TINY
+        use_ws, level, factor, wn, zero = _scale(w, ws, beta, sx, c)
+        slack0 = floor * (1.0 + wn) + abs(level) * _TINY
         pos += 1
     return DONE, pos, nout
+
+
+@njit(cache=True, nogil=True)
+def row_max(X):  # pragma: no cover - compiled
+    """``max_j |X[i, j]|`` for every row, in one pass and without a temporary."""
+    P, M = X.shape
+    out = np.zeros(P)
+    for i in range(P):
+        top = 0.0
+        for j in range(M):
+            a = abs(X[i, j])
+            if a > top:
+                top = a
+        out[i] = top
+    return out
 
 
 def warm_up() -> None:

@@ -314,19 +314,19 @@ class _Context:
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.beta, self.dual = float(beta), dual
         # Margins are computed on Xs = X 2**-sx, exactly scaled when X is far from 1 in
-        # size, so that nothing overflows (tiny entries may underflow: the floor bounds it).
-        flat = self.X.ravel()
-        with np.errstate(over="ignore", under="ignore"):
-            sq = float(flat @ flat)
-        if 2.0**-128 < sq < 2.0**128:
-            self.Xs, self.sx = self.X, 0
-        else:
-            self.sx = _exponent(self.X)
+        # size, so that nothing overflows (tiny entries may underflow: bounded, see
+        # _compiled.epoch). ||x|| <= sqrt(M) max |x_j|: a bound no underflow can spoil.
+        top = _compiled.row_max(self.X)
+        biggest = float(top.max())
+        self.sx = 0 if 2.0**-100 < biggest < 2.0**100 or biggest == 0.0 else int(np.frexp(biggest)[1])
+        if self.sx:
             with np.errstate(under="ignore"):
                 self.Xs = np.ldexp(self.X, -self.sx)
+                top = np.ldexp(top, -self.sx)  # the same rounding as the entries it came from
+        else:
+            self.Xs = self.X
         M = self.X.shape[1]
-        # ||x|| <= sqrt(M) max |x_j|: a bound no underflow of squares can spoil.
-        self.xn = np.max(np.abs(self.Xs), axis=1) * (math.sqrt(M) * (1.0 + 2.0**-50))
+        self.xn = top * (math.sqrt(M) * (1.0 + 2.0**-50))
         self.c = dot_error_bound(M)
         self.floor = underflow_floor(M)
         self.out = np.zeros(self.X.shape[0], dtype=np.int64)
@@ -337,12 +337,6 @@ class _Context:
         """Exactly: whether ``y_i (w . x_i) <= beta``."""
         level = self.beta * float(self.y[i])
         return int(self.y[i]) * exact_dot_sign(self.X[i], w, level) <= 0
-
-
-def _exponent(A: NDArray[np.float64]) -> int:
-    """Exponent of the power of two just above ``max |A|`` (0 for zeros)."""
-    top = float(np.max(np.abs(A))) if A.size else 0.0
-    return int(np.frexp(top)[1]) if top > 0 and np.isfinite(top) else 0
 
 
 def _one_epoch(
