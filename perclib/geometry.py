@@ -36,6 +36,7 @@ from perclib._validation import (
     as_positive_float,
     as_real,
     as_weights,
+    exponent,
     refuse_overflow,
     reject_complex,
     unit_rows,
@@ -1140,11 +1141,18 @@ def admissible_arc(X: ArrayLike, y: ArrayLike, gamma: float) -> tuple[float, flo
     X, y = as_plane_data(X, y)
     gamma = as_positive_float(gamma, "gamma")
     J = y[:, None] * X
-    r = np.hypot(J[:, 0], J[:, 1])  # no overflow or underflow at extreme scales
-    if np.any(r < gamma):
+    with np.errstate(over="ignore", divide="ignore"):
+        r = np.hypot(J[:, 0], J[:, 1])  # inf only for a length beyond 1.8e308
+        ratio = gamma / r
+    far = ~np.isfinite(r)
+    if np.any(far):  # those lengths in units of 2**e (exact), where they are finite
+        e = exponent(J)
+        rs = np.hypot(*np.ldexp(J[far], -e).T)
+        ratio[far] = np.ldexp(gamma, -e) / rs
+    if np.any(ratio > 1):
         return None  # a pattern closer to the origin than gamma: no line through 0 clears it
     t = np.arctan2(J[:, 1], J[:, 0])
-    half = np.arccos(gamma / r)  # < pi/2 for every pattern since gamma > 0
+    half = np.arccos(ratio)  # < pi/2 for every pattern since gamma > 0
     # Unwrap all angles relative to the first pattern's: every admissible phi lies
     # within pi/2 of t_0, and each t_mu with a non-empty overlap within pi of t_0.
     t = t[0] + np.angle(np.exp(1j * (t - t[0])))
