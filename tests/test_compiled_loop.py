@@ -10,7 +10,6 @@ must be the reference's.
 
 from __future__ import annotations
 
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -140,15 +139,6 @@ def test_a_tie_far_from_the_start_is_decided_exactly() -> None:
     # After the first update w = x0; x1 . x0 = 0.7*2.1 - 2.1*0.7 = 0 exactly: a mistake.
     run = perceptron(X, [1, 1], max_epochs=3)
     assert run.indices.tolist()[:2] == [0, 1]
-
-
-def test_the_compiled_loop_is_not_imported_with_perclib() -> None:
-    """``import perclib`` stays fast: numba is imported on the first run only."""
-    import subprocess
-
-    code = "import sys, perclib; print('numba' in sys.modules)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
 
 
 @pytest.mark.parametrize("order", ["cyclic", "random"])
