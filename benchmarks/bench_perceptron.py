@@ -204,25 +204,27 @@ def run_kernel(repeats: int, seed: int) -> None:
 
 FIRST_RUN = """
 import time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 import perclib
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 perclib.perceptron([[1.0, 0.0], [0.0, 1.0]], [1, 1])
-t2 = time.perf_counter()
-print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
+t2, c2 = time.perf_counter(), time.process_time()
+print(f"{t1 - t0:.3f} {c1 - c0:.3f} {t2 - t1:.3f} {c2 - c1:.3f}")
 """
 
 
 def first_run_costs() -> None:
     """``import perclib`` and the first perceptron() in fresh processes: cold and warm cache."""
-    print("\nfirst run in a fresh process (import perclib; first perceptron() call)")
+    print("\nfirst run in a fresh process: import perclib, then the first perceptron() call")
+    print("(CPU seconds of that process; wall seconds in brackets, inflated on a loaded machine)")
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)  # an empty cache: numba compiles
         for label in ("empty cache (compiles)", "cached (loads)"):
             out = subprocess.run([sys.executable, "-c", FIRST_RUN], env=env, capture_output=True,
                                  text=True, check=True).stdout.split()
-            print(f"  {label:<24} import perclib {float(out[0]):.3f} s, "
-                  f"first perceptron() {float(out[1]):.3f} s")
+            wall_import, cpu_import, wall_run, cpu_run = (float(v) for v in out)
+            print(f"  {label:<24} import perclib {cpu_import:.3f} s [{wall_import:.3f}], "
+                  f"first perceptron() {cpu_run:.3f} s [{wall_run:.3f}]")
 
 
 def main() -> None:
