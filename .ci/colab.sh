@@ -18,7 +18,7 @@ python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
 "$venv/bin/python" -m pip install -q -r .ci/colab-versions.txt nbclient==0.10.0 nbformat
 "$venv/bin/python" -m pip install -q -e . --no-deps
-"$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(ipywidgets|ipython|ipykernel|numpy|matplotlib) '
+"$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(ipywidgets|ipython|ipykernel|numpy|matplotlib|numba) '
 
 "$venv/bin/python" - notebooks/0[1-9]_*.ipynb <<'PY'
 import sys, time

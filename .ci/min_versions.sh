@@ -38,7 +38,7 @@ python3 -m venv "$venv"
 # The build backend pyproject.toml's [build-system] asks for (pip's isolated builds get it;
 # tests/test_project.py calls it directly): a build tool, not a runtime floor.
 "$venv/bin/python" -m pip install -q "setuptools>=77"
-"$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(numpy|scipy|sympy|matplotlib|ipywidgets|pillow|contourpy) '
+"$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(numpy|scipy|sympy|matplotlib|ipywidgets|pillow|contourpy|numba) '
 
 # Every lesson runs top to bottom at the floor, in a kernel of this venv (outputs are not
 # compared: other versions may print other last digits or draw other pixels).

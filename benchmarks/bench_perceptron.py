@@ -1,105 +1,254 @@
-"""perclib's perceptron against scikit-learn's compiled one, side by side in one run.
+"""The perceptron family against scikit-learn and a plain compiled loop, side by side.
 
-scikit-learn's ``Perceptron`` is configured as the classical algorithm: no
-intercept, patterns in their given order, learning rate 1, no penalty, and
-``tol=None`` so it runs exactly ``max_iter`` epochs. It gets the number of epochs
-perclib needed (the last one clean), so both do the same work and must end with
-the same weights.
+A sweep over problem shapes: P from 100 to 100,000 patterns, N from 2 to 500
+dimensions, teacher margins from 0.01 to 0.2 (:func:`perclib.teacher_data`, so the
+data are separable with that margin). For each problem, in one run:
 
-Every problem of ``PROBLEMS`` is timed (median of ``--repeats`` runs) and printed as
-one row of a table, from wide teacher margins (a few epochs) down to thin ones
-(hundreds of epochs). Timings on a shared machine are noisy: compare within a run.
+* perclib's :func:`perclib.perceptron`;
+* scikit-learn's ``Perceptron`` configured as the classical algorithm: no intercept,
+  patterns in their given order (``shuffle=False``), ``eta0=1``, no penalty and
+  ``tol=None`` so that it runs exactly ``max_iter`` epochs: the number of epochs
+  perclib needed (the last one clean; or the cap ``--max-epochs``). Both do the same
+  work and must end with the same weights, bit for bit;
+* a plain compiled loop (about twenty lines of numba: the textbook loop, no exact
+  decision of near-ties), for how far both are from the bare arithmetic.
 
-Run: ``python benchmarks/bench_perceptron.py [--repeats 5] [--loop]``
+Then the averaged perceptron (against scikit-learn's ``SGDClassifier`` with the
+perceptron loss and ``average=True``, the mean of the weights after every
+presentation: equal up to rounding, so the largest relative difference is printed)
+and the kernel perceptron (no scikit-learn counterpart: against
+the plain compiled dual loop on the same Gram matrix, alpha equal).
+
+Times are medians of ``--repeats`` runs in CPU seconds of this process (on a shared
+machine wall time also counts other processes' slices), each on one BLAS thread (scikit-learn's loop
+is single-threaded). The compiled code is warmed up before timing; ``--compile``
+measures what the first run in a fresh process costs (importing numba, and compiling
+when the on-disk cache is empty). Timings on a shared machine are noisy: compare
+within a run.
+
+Run: ``python benchmarks/bench_perceptron.py [--repeats 5] [--quick] [--compile]``
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from collections.abc import Callable
 
 import numpy as np
-from sklearn.linear_model import Perceptron
+from numba import njit
+from sklearn.linear_model import Perceptron, SGDClassifier
 from threadpoolctl import threadpool_limits
 
-from perclib import perceptron, teacher_data
+from perclib import averaged_perceptron, gram_matrix, kernel_perceptron, perceptron, teacher_data
 
 
-def per_pattern_loop(X: np.ndarray, y: np.ndarray, max_epochs: int) -> np.ndarray:
-    """The textbook Python loop, for scale (one Python iteration per presentation)."""
-    w = np.zeros(X.shape[1])
-    for _ in range(max_epochs):
+@njit(cache=False)
+def plain_loop(X, y, epochs):  # pragma: no cover - compiled
+    """The textbook loop, compiled: the reference for the bare arithmetic."""
+    P, N = X.shape
+    w = np.zeros(N)
+    for _ in range(epochs):
         clean = True
-        for x, label in zip(X, y, strict=True):
-            if label * (w @ x) <= 0:
-                w = w + label * x
+        for i in range(P):
+            s = 0.0
+            for j in range(N):
+                s += X[i, j] * w[j]
+            if y[i] * s <= 0.0:
+                for j in range(N):
+                    w[j] += y[i] * X[i, j]
                 clean = False
         if clean:
             break
     return w
 
 
-def best_of(fn, repeats: int) -> tuple[float, object]:
+@njit(cache=False)
+def plain_dual_loop(G, y, epochs):  # pragma: no cover - compiled
+    """The kernel perceptron's textbook loop on a Gram matrix, compiled."""
+    P = G.shape[0]
+    c = np.zeros(P)
+    alpha = np.zeros(P, dtype=np.int64)
+    for _ in range(epochs):
+        clean = True
+        for i in range(P):
+            s = 0.0
+            for j in range(P):
+                s += G[i, j] * c[j]
+            if y[i] * s <= 0.0:
+                c[i] += y[i]
+                alpha[i] += 1
+                clean = False
+        if clean:
+            break
+    return alpha
+
+
+def gram_and_loop(X, y, kernel, params, epochs):
+    """The reference for the kernel perceptron: perclib's Gram matrix, then the plain loop."""
+    return plain_dual_loop(gram_matrix(X, kernel=kernel, **params), y, epochs)
+
+
+def median_time(repeats: int, fn: Callable[..., object], *args, **kwargs) -> tuple[float, object]:
+    """Median CPU time of ``fn(*args, **kwargs)`` (this process's CPU time: on a shared
+    machine, wall time also counts the slices the scheduler gives to others)."""
     times, out = [], None
     for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
+        start = time.process_time()
+        out = fn(*args, **kwargs)
+        times.append(time.process_time() - start)
     return statistics.median(times), out
 
 
-#: (P, N, teacher margin): wide margins converge in a few epochs, thin ones need many.
-PROBLEMS = [
-    (100_000, 50, 0.5),
-    (100_000, 50, 0.1),
-    (100_000, 50, 0.05),
-    (100_000, 50, 0.02),
-    (20_000, 20, 0.005),  # many epochs on a smaller set
+#: (P, N) shapes of the sweep; each is run at every margin of MARGINS.
+SHAPES = [
+    (100, 2), (100, 50), (100, 500),
+    (1_000, 10), (1_000, 100), (1_000, 500),
+    (2_000, 50), (500, 500),
+    (10_000, 2), (10_000, 20), (10_000, 200),
+    (20_000, 100),
+    (100_000, 2), (100_000, 50),
 ]
+MARGINS = [0.2, 0.05, 0.01]
+QUICK_SHAPES = [(100, 2), (2_000, 50), (500, 500), (20_000, 100), (100_000, 50)]
+#: (P, N, margin, epochs, label noise) of the averaged perceptron (fixed epochs, as it
+#: is used; with flipped labels the data are not separable and every epoch updates).
+AVERAGED = [(1_000, 10, 0.05, 10, 0.0), (10_000, 50, 0.05, 10, 0.0), (100_000, 20, 0.01, 5, 0.0),
+            (2_000, 500, 0.05, 20, 0.0), (10_000, 50, 0.05, 10, 0.1), (2_000, 500, 0.05, 20, 0.1)]
+#: (P, N, kernel, params) of the kernel perceptron.
+KERNEL = [(300, 2, "rbf", {"gamma": 1.0}), (1_000, 5, "poly", {"degree": 3}),
+          (2_000, 10, "rbf", {"gamma": 0.1}), (3_000, 20, "linear", {})]
 
 
-def compare(P: int, N: int, margin: float, seed: int, repeats: int, loop: bool) -> dict[str, object]:
-    """Time both implementations on one problem; scikit-learn runs perclib's epoch count."""
+def sweep_row(P: int, N: int, margin: float, seed: int, repeats: int, cap: int) -> dict[str, object]:
     d = teacher_data(P, N, margin=margin, rng=seed)
-    ours_s, ours = best_of(lambda: perceptron(d.X, d.y, max_epochs=100_000), repeats)
-    sk_model = Perceptron(
-        fit_intercept=False, shuffle=False, tol=None, eta0=1.0, penalty=None, max_iter=ours.epochs
-    )
-    sk_s, sk = best_of(lambda: sk_model.fit(d.X, d.y), repeats)
-    row = {
+    ours_s, ours = median_time(repeats, perceptron, d.X, d.y, max_epochs=cap)
+    model = Perceptron(fit_intercept=False, shuffle=False, tol=None, eta0=1.0, penalty=None,
+                       max_iter=ours.epochs)
+    sk_s, sk = median_time(repeats, model.fit, d.X, d.y)
+    loop_s, loop_w = median_time(repeats, plain_loop, d.X, d.y, ours.epochs)
+    return {
         "P": P, "N": N, "margin": margin, "epochs": ours.epochs, "updates": ours.n_updates,
-        "ours": ours_s, "sklearn": sk_s, "same": bool(np.array_equal(ours.w, sk.coef_.ravel())),
-        "converged": ours.converged,
+        "converged": ours.converged, "ours": ours_s, "sklearn": sk_s, "loop": loop_s,
+        "same": bool(np.array_equal(ours.w, sk.coef_.ravel()) and np.array_equal(ours.w, loop_w)),
     }
-    if loop:
-        row["loop"], loop_w = best_of(lambda: per_pattern_loop(d.X, d.y, ours.epochs), 1)
-        row["same_loop"] = bool(np.array_equal(ours.w, loop_w))
-    return row
+
+
+def run_sweep(shapes, repeats: int, seed: int, cap: int) -> list[float]:
+    print(f"{'P':>7} {'N':>4} {'margin':>6} {'epochs':>6} {'updates':>8} {'perclib s':>10} "
+          f"{'sklearn s':>10} {'loop s':>9} {'/sklearn':>8} {'/loop':>6} {'same w':>6}")
+    ratios, same = [], True
+    for P, N in shapes:
+        for margin in MARGINS:
+            with threadpool_limits(1):
+                r = sweep_row(P, N, margin, seed, repeats, cap)
+            ratio = r["ours"] / r["sklearn"]
+            ratios.append(ratio)
+            same &= r["same"]
+            epochs = f"{r['epochs']}" + ("" if r["converged"] else "*")
+            print(f"{P:>7} {N:>4} {margin:>6} {epochs:>6} {r['updates']:>8} {r['ours']:>10.5f} "
+                  f"{r['sklearn']:>10.5f} {r['loop']:>9.5f} {ratio:>8.2f} "
+                  f"{r['ours'] / r['loop']:>6.2f} {str(r['same']):>6}", flush=True)
+    print(f"\nproblems: {len(ratios)}; ratio perclib/sklearn: worst {max(ratios):.2f}, "
+          f"median {statistics.median(ratios):.2f}, best {min(ratios):.2f}; weights all equal: {same}")
+    met = max(ratios) <= 1.0 and statistics.median(ratios) <= 0.5 and same
+    print(f"target (every ratio <= 1, median <= 0.5, weights equal): {'met' if met else 'NOT met'}")
+    print("(* = not converged within --max-epochs; sklearn and the loop ran as many epochs)")
+    return ratios
+
+
+def run_averaged(repeats: int, seed: int) -> None:
+    print("\naveraged perceptron (fixed epochs) against sklearn "
+          "SGDClassifier(loss='perceptron', average=True)")
+    print(f"{'P':>7} {'N':>4} {'margin':>6} {'noise':>5} {'epochs':>6} {'updates':>7} {'perclib s':>10} "
+          f"{'sklearn s':>10} {'/sklearn':>8} {'max rel diff':>12}")
+    for P, N, margin, epochs, noise in AVERAGED:
+        d = teacher_data(P, N, margin=margin, rng=seed)
+        flip = np.random.default_rng(seed).random(P) < noise
+        X, y = d.X, np.where(flip, -d.y, d.y)
+        with threadpool_limits(1):
+            ours_s, ours = median_time(repeats, averaged_perceptron, X, y, epochs=epochs)
+            model = SGDClassifier(loss="perceptron", learning_rate="constant", fit_intercept=False,
+                                  shuffle=False, tol=None, eta0=1.0, penalty=None, max_iter=epochs,
+                                  average=True)
+            sk_s, sk = median_time(repeats, model.fit, X, y)
+        diff = float(np.max(np.abs(ours.w - sk.coef_.ravel())) / np.max(np.abs(ours.w)))
+        print(f"{P:>7} {N:>4} {margin:>6} {noise:>5} {epochs:>6} {ours.run.n_updates:>7} "
+              f"{ours_s:>10.5f} {sk_s:>10.5f} {ours_s / sk_s:>8.2f} {diff:>12.1e}", flush=True)
+
+
+def run_kernel(repeats: int, seed: int) -> None:
+    print("\nkernel perceptron against a plain compiled dual loop (both build the Gram matrix)")
+    print(f"{'P':>6} {'N':>3} {'kernel':>7} {'epochs':>6} {'updates':>7} {'perclib s':>10} "
+          f"{'loop s':>9} {'/loop':>6} {'same alpha':>10}")
+    for P, N, kernel, params in KERNEL:
+        gen = np.random.default_rng(seed)
+        X = gen.standard_normal((P, N))
+        y = np.where(np.sum(X[:, :2] ** 2, axis=1) > 1.4, 1.0, -1.0)  # a circle: not linear
+        if kernel == "linear":
+            y = teacher_data(P, N, margin=0.05, rng=seed).y
+            X = teacher_data(P, N, margin=0.05, rng=seed).X
+        with threadpool_limits(1):
+            ours_s, ours = median_time(repeats, kernel_perceptron, X, y, kernel=kernel,
+                                       max_epochs=200, **params)
+            loop_s, alpha = median_time(repeats, gram_and_loop, X, y, kernel, params, ours.epochs)
+        print(f"{P:>6} {N:>3} {kernel:>7} {ours.epochs:>6} {ours.n_updates:>7} {ours_s:>10.5f} "
+              f"{loop_s:>9.5f} {ours_s / loop_s:>6.2f} {str(np.array_equal(ours.alpha, alpha)):>10}",
+              flush=True)
+
+
+FIRST_RUN = """
+import time
+t0, c0 = time.perf_counter(), time.process_time()
+import perclib
+t1, c1 = time.perf_counter(), time.process_time()
+perclib.perceptron([[1.0, 0.0], [0.0, 1.0]], [1, 1])
+t2, c2 = time.perf_counter(), time.process_time()
+print(f"{t1 - t0:.3f} {c1 - c0:.3f} {t2 - t1:.3f} {c2 - c1:.3f}")
+"""
+
+
+def first_run_costs() -> None:
+    """``import perclib`` and the first perceptron() in fresh processes: cold and warm cache."""
+    print("\nfirst run in a fresh process: import perclib, then the first perceptron() call")
+    print("(CPU seconds of that process; wall seconds in brackets, inflated on a loaded machine)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)  # an empty cache: numba compiles
+        for label in ("empty cache (compiles)", "cached (loads)"):
+            out = subprocess.run([sys.executable, "-c", FIRST_RUN], env=env, capture_output=True,
+                                 text=True, check=True).stdout.split()
+            wall_import, cpu_import, wall_run, cpu_run = (float(v) for v in out)
+            print(f"  {label:<24} import perclib {cpu_import:.3f} s [{wall_import:.3f}], "
+                  f"first perceptron() {cpu_run:.3f} s [{wall_run:.3f}]")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--loop", action="store_true", help="also time the per-pattern Python loop")
+    parser.add_argument("--max-epochs", type=int, default=500, help="cap on epochs per problem")
+    parser.add_argument("--quick", action="store_true", help="the issue's five shapes only")
+    parser.add_argument("--compile", action="store_true", help="also measure first-run costs")
+    parser.add_argument("--only", choices=["sweep", "averaged", "kernel"], help="one part only")
     args = parser.parse_args()
 
-    print("both on one BLAS thread (sklearn's loop is single-threaded; cores are shared)")
-    print(f"{'P':>7} {'N':>3} {'margin':>7} {'epochs':>6} {'updates':>7} {'perclib s':>10} "
-          f"{'sklearn s':>10} {'ratio':>6} {'same w':>6}" + ("  loop s" if args.loop else ""))
-    met = True
-    for P, N, margin in PROBLEMS:
-        with threadpool_limits(1):
-            r = compare(P, N, margin, args.seed, args.repeats, args.loop)
-        ratio = r["ours"] / r["sklearn"]
-        met &= ratio <= 1.0 and r["same"]
-        print(f"{P:>7} {N:>3} {margin:>7} {r['epochs']:>6} {r['updates']:>7} {r['ours']:>10.4f} "
-              f"{r['sklearn']:>10.4f} {ratio:>6.2f} {str(r['same']):>6}"
-              + (f"  {r['loop']:.2f}" if args.loop else ""))
-    print()
-    print("ratio = perclib median time / sklearn median time; 'same w': final weights bitwise equal")
-    print(f"target (ratio <= 1.0 and identical weights on every problem): {'met' if met else 'NOT met'}")
+    # Warm up every compiled loop (perclib's cache, the references' compilation).
+    d = teacher_data(50, 3, margin=0.1, rng=0)
+    perceptron(d.X, d.y), plain_loop(d.X, d.y, 2), plain_dual_loop(d.X @ d.X.T, d.y, 2)
+    print("CPU seconds of this process, medians; each run on one BLAS thread")
+    if args.only in (None, "sweep"):
+        run_sweep(QUICK_SHAPES if args.quick else SHAPES, args.repeats, args.seed, args.max_epochs)
+    if args.only in (None, "averaged"):
+        run_averaged(args.repeats, args.seed)
+    if args.only in (None, "kernel"):
+        run_kernel(args.repeats, args.seed)
+    if args.compile:
+        first_run_costs()
 
 
 if __name__ == "__main__":

@@ -39,6 +39,7 @@ from perclib._validation import (
     as_real,
     as_rng,
     as_weights,
+    exponent,
     norm,
     refuse_work,
     row_norms,
@@ -348,10 +349,14 @@ def project_out(X: ArrayLike, v: ArrayLike) -> NDArray[np.float64]:
     v = as_weights(v, X.shape[1], name="v")
     if X.shape[1] < 2:
         raise ValueError("project_out needs N >= 2: the complement of a line in R^1 is {0}")
-    length = norm(v)
-    if length == 0.0:
+    if not np.any(v):
         raise ValueError("v is the zero vector: it has no orthogonal complement of dimension N-1")
-    u = v / length
+    # Only v's direction matters: a v far from 1 in size is scaled exactly (a power of
+    # two) to entries near 1 first, so that a subnormal v, whose norm would round to a
+    # few bits, is a direction too.
+    if not 2.0**-500 < float(np.max(np.abs(v))) < 2.0**500:
+        v = np.ldexp(v, -exponent(v))
+    u = v / norm(v)
     # Householder reflection mapping u to e_N; its first N-1 rows span u's complement.
     e = np.zeros_like(u)
     e[-1] = 1.0

@@ -19,12 +19,28 @@ from perclib._validation import as_count, as_real, as_rng, as_weights, norm, rej
 MAX_CUBE_DIMENSION = 20
 
 
+#: Largest array (bytes) the data generators build: 1 GiB, far beyond any lesson's data
+#: (and the benchmarks' largest, 100,000 x 500); a larger request is a clear error up
+#: front instead of minutes of drawing followed by a MemoryError.
+MAX_DATA_BYTES = 2**30
+
+
 def _allocate(shape: tuple[int, ...], draw, what: str) -> NDArray[np.float64]:
-    """Call ``draw()``, turning numpy's MemoryError into a ValueError that names the size."""
+    """Call ``draw()``, turning numpy's MemoryError into a ValueError that names the size.
+
+    Arrays beyond :data:`MAX_DATA_BYTES` are refused before anything is drawn.
+    """
+    size = 8 * math.prod(shape)
+    if size > MAX_DATA_BYTES:
+        names = "P x N" if len(shape) == 2 else "P"
+        raise ValueError(
+            f"{what} of shape {shape} ({names} = {math.prod(shape):,} numbers) would take "
+            f"{size:,} bytes, more than the {MAX_DATA_BYTES:,} bytes (1 GiB) perclib's data "
+            "generators build; ask for fewer patterns P or dimensions N"
+        )
     try:
         return draw()
     except MemoryError:
-        size = 8 * math.prod(shape)
         raise ValueError(
             f"{what} of shape {shape} need {size:,} bytes, more memory than this machine "
             "can give; ask for fewer patterns or dimensions"
@@ -226,5 +242,10 @@ def teacher_data(
     # Ties t == 0 have probability zero for Gaussian draws; label them +1 on purpose.
     y = np.where(t >= 0, 1.0, -1.0)
     target = y * (np.abs(t) - np.abs(t).min() + margin)
-    X = X + np.outer(target - t, u)
+    shift = target - t
+    # X + outer(shift, u), a block of rows at a time: the same numbers without a
+    # second P x N array at the peak.
+    rows = max(1, 2**22 // N)
+    for lo in range(0, P, rows):
+        X[lo : lo + rows] += np.outer(shift[lo : lo + rows], u)
     return TeacherData(X=X, y=y, teacher=u, margin=margin)

@@ -36,6 +36,7 @@ from perclib._validation import (
     as_positive_float,
     as_real,
     as_weights,
+    exponent,
     refuse_overflow,
     reject_complex,
     unit_rows,
@@ -120,7 +121,7 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     if np.any(at_origin):
         # A pattern at the origin (no threshold) has y (w.x) = 0 for every w.
         return _LPVerdict(0.0, None, np.flatnonzero(at_origin)[:1])
-    U = unit_rows(J)  # safe at any scale, rows near 1.8e308 included
+    U, col = _equilibrated(J)
     c = np.zeros(D + 1)
     c[-1] = -1.0  # linprog minimises, so minimise -t
     res = linprog(
@@ -131,10 +132,11 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
         raise RuntimeError(f"separability LP failed: {res.message}")
     t_star = float(-res.fun)
     if t_star > SEPARABILITY_TOL:
-        w = np.asarray(res.x[:D], dtype=np.float64)
-        # Confirm on the rows themselves: a reported separator must work. (Unit rows
-        # have the same signs as J's and cannot overflow.)
-        if np.all(U @ w > 0):
+        v = np.asarray(res.x[:D], dtype=np.float64)
+        # Confirm on the rows themselves: a reported separator must work. (The scaled
+        # rows have the same signs as J's, and U v = (J w) times positive row factors.)
+        w, back = _unscaled(v, col)
+        if np.all(U @ back > 0):
             return _LPVerdict(t_star, w, None)
         return _LPVerdict(t_star, None, None)  # pragma: no cover - t* > tol, check fails
     lam = -np.asarray(res.ineqlin.marginals, dtype=np.float64)
@@ -142,6 +144,44 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     if support.size and np.abs(lam[support] @ U[support]).sum() <= SEPARABILITY_TOL:
         return _LPVerdict(t_star, None, support)
     return _LPVerdict(t_star, None, None)
+
+
+def _equilibrated(J: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """Unit rows of ``J`` after scaling its columns by powers of two ``2**col``.
+
+    Separability depends neither on the length of a row nor on the units of a column
+    (``w_j`` absorbs them): ``J`` separable by ``w`` exactly when ``J 2**col`` is by
+    ``w 2**-col``. Scaling both so that every row and column has its largest entry
+    near 1 (a few rounds of alternate row and column scaling, on the exponents alone,
+    so nothing overflows) puts the LP's margin on a footing no change of units can
+    move: patterns 1e200 and 1e-200 in size, or a feature in nanometres beside one in
+    kilometres, give the LP the same well-scaled problem. Powers of two are exact.
+    """
+    A = np.abs(J)
+    nonzero = A > 0
+    E = np.where(nonzero, np.frexp(A)[1], -(2**20))  # exponent of each entry
+    used = np.any(nonzero, axis=0)
+    col = np.zeros(J.shape[1], dtype=np.int64)
+    for _ in range(3):
+        row = -np.max(E + col[None, :], axis=1)
+        col = np.where(used, -np.max(E + row[:, None], axis=0), 0)
+    with np.errstate(under="ignore"):
+        return unit_rows(np.ldexp(J, col[None, :])), col
+
+
+def _unscaled(
+    v: NDArray[np.float64], col: NDArray[np.int64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """``w = v 2**col`` as a separator of the unscaled rows, shifted to largest entry in [1/2, 1).
+
+    Returns ``w`` and ``w`` mapped back to the scaled problem (``v`` itself, bar entries
+    far below the largest, which may underflow: the caller re-checks with it).
+    """
+    e = np.frexp(v)[1] + col
+    shift = int(np.max(np.where(v != 0, e, np.iinfo(np.int64).min))) if np.any(v) else 0
+    with np.errstate(under="ignore"):
+        w = np.ldexp(v, col - shift)
+        return w, np.ldexp(w, shift - col)
 
 
 def _lp_rows(U: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -186,11 +226,11 @@ def _separable_many(problems: list[tuple[NDArray[np.float64], NDArray[np.float64
         chunk = problems[start : start + _BATCH]
         blocks, unit, answers = [], [], [None] * len(chunk)
         for k, (X, y) in enumerate(chunk):
-            J, _ = _reflected(X, y, threshold)
+            J = y[:, None] * _homogeneous(X, threshold)
             if not np.all(np.any(J, axis=1)):
                 answers[k] = False  # a pattern on every hyperplane
                 continue
-            U = unit_rows(J)
+            U = _equilibrated(J)[0]
             unit.append((k, U))
             blocks.append(csr_matrix(_lp_rows(U)))
         if blocks and len({U.shape[1] for _, U in unit}) > 1:
@@ -250,42 +290,23 @@ def separating_weights(
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
     threshold = as_flag(threshold, "threshold")
-    verdict, scale = _separability_lp(X, y, threshold)
-    w_hat = verdict.w
+    w_hat = _separability_lp(X, y, threshold).w
     if w_hat is None:
         return None
     if threshold:
-        # w . (x / scale) + b = 0 is the hyperplane w . x + b * scale = 0.
-        return w_hat[:-1].copy(), float(w_hat[-1]) * scale
+        return w_hat[:-1].copy(), float(w_hat[-1])
     return w_hat, 0.0
 
 
-def _separability_lp(
-    X: NDArray[np.float64], y: NDArray[np.float64], threshold: bool
-) -> tuple[_LPVerdict, float]:
-    """The LP verdict on ``X`` scaled to largest norm 1, and that scale (1.0 if X == 0).
+def _separability_lp(X: NDArray[np.float64], y: NDArray[np.float64], threshold: bool) -> _LPVerdict:
+    """The LP verdict on the rows ``y_i x_i`` (``y_i (x_i, 1)`` with a threshold).
 
-    Scaling first makes the verdict independent of the data's units, with a
-    threshold too (the appended constant 1 does not scale with the data).
+    The separator ``w`` (with the bias last) is in the data's own units. The LP
+    scales rows and columns by itself (:func:`_equilibrated`), so the verdict does not
+    depend on the data's units, with a threshold too, and a pattern 1e-400 times
+    smaller than the largest is not flushed to zero.
     """
-    J, scale = _reflected(X, y, threshold)
-    return _max_min_lp(J), scale
-
-
-def _reflected(
-    X: NDArray[np.float64], y: NDArray[np.float64], threshold: bool
-) -> tuple[NDArray[np.float64], float]:
-    """The rows ``y_i x_i`` the separability LP sees (augmented if threshold), and the scale."""
-    if not threshold:
-        # Separability through the origin does not depend on the size of each row,
-        # and the LP scales every row to unit length by itself (safely at any
-        # scale): no global scaling, which would flush rows 1e-400 times smaller
-        # than the largest to zero.
-        return y[:, None] * X, 1.0
-    Xs, scale = _normalised(X)
-    if scale == 0:
-        scale = 1.0
-    return y[:, None] * _homogeneous(Xs, threshold), scale
+    return _max_min_lp(y[:, None] * _homogeneous(X, threshold))
 
 
 def is_separable(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> bool:
@@ -845,6 +866,18 @@ def _certify(
     return _Solution(z, W, lam, lower, upper)
 
 
+def _times_scale(z: NDArray[np.float64], scale: float) -> NDArray[np.float64]:
+    """``(z[:-1] * scale, z[-1])`` up to a positive power of two (no overflow)."""
+    factors = np.ones(z.size)
+    factors[:-1] = scale if scale > 0 else 1.0
+    mz, ez = np.frexp(z)
+    mf, ef = np.frexp(factors)
+    e = ez + ef
+    top = int(np.max(np.where(z != 0, e, np.iinfo(np.int64).min))) if np.any(z) else 0
+    with np.errstate(under="ignore"):
+        return np.ldexp(mz * mf, e - top)
+
+
 def _certified(sol: _Solution | None, D: int, precise: bool = True, P: int = 0) -> bool:
     """Whether the gap is within tolerance; a float64 certificate must be clearly so."""
     if sol is None or not sol.lower > 0:
@@ -880,9 +913,11 @@ def _solve_max_margin(
 
     def lp_separator() -> NDArray[np.float64] | None:
         # Exactly is_separable's computation; its data scaling is the same as ours.
-        z0 = _separability_lp(X, y, threshold)[0].w
+        z0 = _separability_lp(X, y, threshold).w
         if z0 is None:
             return None
+        if threshold:  # (w, b) for the rows (x, 1) is (w scale, b) for the rows (x / scale, 1)
+            z0 = _times_scale(z0, _normalised(X)[1])
         low = float(np.min(G @ z0))
         if low > 0:
             return z0 / low
@@ -1106,11 +1141,18 @@ def admissible_arc(X: ArrayLike, y: ArrayLike, gamma: float) -> tuple[float, flo
     X, y = as_plane_data(X, y)
     gamma = as_positive_float(gamma, "gamma")
     J = y[:, None] * X
-    r = np.hypot(J[:, 0], J[:, 1])  # no overflow or underflow at extreme scales
-    if np.any(r < gamma):
+    with np.errstate(over="ignore", divide="ignore"):
+        r = np.hypot(J[:, 0], J[:, 1])  # inf only for a length beyond 1.8e308
+        ratio = gamma / r
+    far = ~np.isfinite(r)
+    if np.any(far):  # those lengths in units of 2**e (exact), where they are finite
+        e = exponent(J)
+        rs = np.hypot(*np.ldexp(J[far], -e).T)
+        ratio[far] = np.ldexp(gamma, -e) / rs
+    if np.any(ratio > 1):
         return None  # a pattern closer to the origin than gamma: no line through 0 clears it
     t = np.arctan2(J[:, 1], J[:, 0])
-    half = np.arccos(gamma / r)  # < pi/2 for every pattern since gamma > 0
+    half = np.arccos(ratio)  # < pi/2 for every pattern since gamma > 0
     # Unwrap all angles relative to the first pattern's: every admissible phi lies
     # within pi/2 of t_0, and each t_mu with a non-empty overlap within pi of t_0.
     t = t[0] + np.angle(np.exp(1j * (t - t[0])))

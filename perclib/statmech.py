@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq, minimize_scalar
+from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from perclib._validation import (
@@ -315,9 +315,13 @@ def _stability_integral(theta: float, kappa: float) -> float:
     """
     a = math.cos(theta) / math.sin(theta)
     lo = max(-_CUT, -_CUT / a)
-    mid = min(kappa, _CUT / a)
+    # Beyond t = 12 the Gaussian has let go (phi < 1e-32, relative to an integral of at
+    # least (kappa - 12)^2 phi-weighted): panels there would add nothing but time, and
+    # at small alpha (kappa ~ 1 / sqrt(alpha), 1e6 at alpha = 1e-12) a million of them.
+    top = min(kappa, _CUT)
+    mid = min(top, _CUT / a)
     total = 0.0
-    for left, right, width in ((lo, mid, min(1.0, 1.0 / a)), (mid, kappa, 1.0)):
+    for left, right, width in ((lo, mid, min(1.0, 1.0 / a)), (mid, top, 1.0)):
         if right > left:
             t, w = _gauss_legendre(left, right, width)
             total += float(np.sum(w * 2 * ndtr(a * t) * _phi(t) * (kappa - t) ** 2))
@@ -335,28 +339,57 @@ def _stability_coefficient(theta: float, kappa: float, alpha: float) -> float:
     return math.sin(theta) ** 2 - alpha * _stability_integral(theta, kappa)
 
 
+def _stationarity(theta: float, kappa: float, alpha: float) -> float:
+    """``d/d theta`` of :func:`_stability_coefficient`, divided by ``2 sin(theta)``.
+
+    With ``s = sin(theta)`` the derivative of the integral has a closed form
+    (``phi(t) phi(t cot theta)`` is a Gaussian of width ``s``, whose truncated moments
+    are elementary), so the maximising angle is the root of
+
+        ``cos(theta) - (alpha / pi) [s exp(-kappa^2 / (2 s^2)) + kappa sqrt(2 pi) Phi(kappa / s)]``,
+
+    which is positive below the maximising angle and negative above it.
+    """
+    s = math.sin(theta)
+    tail = s * math.exp(-(kappa * kappa) / (2 * s * s)) + kappa * math.sqrt(2 * math.pi) * ndtr(kappa / s)
+    # cos(theta) as sin(pi/2 - theta): exactly 0 at the top of the bracket, pi / 2
+    return math.sin(math.pi / 2 - theta) - alpha / math.pi * tail
+
+
+#: Smallest angle searched (theta is about pi / (2 alpha) for large alpha, >= 1.5e-5).
+_THETA_MIN = 1e-9
+
+
 @functools.lru_cache(maxsize=4096)  # widgets and lessons reuse grids
 def _max_stability(alpha: float) -> tuple[float, float]:
     """(kappa_max, theta) of the maximally stable student at ``alpha``.
 
-    theta is searched on a log scale (it is about ``pi / (2 alpha)`` for large alpha),
-    so its relative accuracy does not degrade as it shrinks.
+    For each ``kappa`` the best angle is the root of :func:`_stationarity`, not the
+    output of a minimiser: near a maximum the coefficient is flat, so an optimiser
+    fixes the angle only to about the square root of float64's precision (1e-8), and
+    the error curve with it; the root of the derivative is well-conditioned (issue 41:
+    a stored table differed from a recomputation by 3e-8 relative).
     """
 
     def best(kappa: float) -> tuple[float, float]:
-        res = minimize_scalar(
-            lambda x: -_stability_coefficient(math.exp(x), kappa, alpha),
-            bounds=(math.log(1e-9), math.log(math.pi / 2)), method="bounded",
-            options={"xatol": 1e-11},
-        )
-        return -float(res.fun), math.exp(float(res.x))
+        def slope(x: float) -> float:
+            return _stationarity(x, kappa, alpha)
+
+        if slope(_THETA_MIN) <= 0:  # pragma: no cover - the maximum is interior for alpha <= 1e5
+            theta = _THETA_MIN
+        else:
+            theta = brentq(slope, _THETA_MIN, math.pi / 2, xtol=1e-300, rtol=4 * np.finfo(float).eps)
+        return _stability_coefficient(theta, kappa, alpha), theta
 
     # kappa_max grows like 1 / sqrt(alpha) as alpha -> 0: widen the bracket until the
     # coefficient changes sign (it is positive at kappa = 0 and falls with kappa).
     lo, hi = 0.0, 10.0
     while best(hi)[0] > 0:
-        if hi > 1e8:  # pragma: no cover - alpha is refused far above this point
-            raise ValueError(f"alpha={alpha} is too small: the maximal stability exceeds 1e8")
+        if hi > 1e8:
+            raise ValueError(
+                f"alpha={alpha:g} is too small: the maximal stability exceeds 1e8 (about "
+                "alpha < 1e-16); the error there is 0.5 to within 1e-8"
+            )
         lo, hi = hi, 4 * hi
     kappa = brentq(lambda k: best(k)[0], lo, hi, xtol=1e-14, rtol=1e-13)
     return kappa, best(kappa)[1]
@@ -443,8 +476,8 @@ def max_margin_theory(alpha: float) -> MaxMarginTheory:
     kappa, theta = _max_stability(float(a))
     slope = math.cos(theta) / math.sin(theta)  # R / sqrt(1 - R^2)
     lo = max(-_CUT, -_CUT / slope)
-    t, w = _gauss_legendre(lo, kappa, min(1.0, 1.0 / slope))
-    fraction = float(np.sum(w * 2 * ndtr(slope * t) * _phi(t)))
+    t, w = _gauss_legendre(lo, min(kappa, _CUT), min(1.0, 1.0 / slope))  # nothing beyond t = 12
+    fraction = min(1.0, float(np.sum(w * 2 * ndtr(slope * t) * _phi(t))))  # rounding may pass 1
     return MaxMarginTheory(alpha=float(a), kappa=kappa, overlap=math.cos(theta),
                            error=theta / math.pi, support_fraction=fraction)
 

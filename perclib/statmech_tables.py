@@ -122,14 +122,20 @@ def theory_curves() -> tuple[NDArray[np.float64], dict[str, NDArray[np.float64]]
     """The stored Gibbs, maximum-margin and Bayes curves on :data:`THEORY_ALPHAS`.
 
     Returns ``(alphas, {"gibbs": ..., "max_margin": ..., "bayes": ...})``, each equal to
-    the perclib function of :data:`THEORY_FUNCTIONS` on the grid.
+    the perclib function of :data:`THEORY_FUNCTIONS` on the grid (to float64 rounding:
+    ``tests/test_statmech_tables.py`` recomputes them at a relative 1e-10).
     """
     table = _stored()["theory"]
     return THEORY_ALPHAS.copy(), {name: np.array(table[name], dtype=float) for name in THEORY_FUNCTIONS}
 
 
 def stored_or_computed(alphas: NDArray[np.float64], name: str) -> NDArray[np.float64]:
-    """A theory curve at ``alphas``: read from the table when they are its grid, else computed."""
+    """A theory curve at ``alphas``: read from the table when they are its grid, else computed.
+
+    ``name`` is one of :data:`THEORY_FUNCTIONS` (``"gibbs"``, ``"max_margin"``, ``"bayes"``).
+    """
+    if not isinstance(name, str) or name not in THEORY_FUNCTIONS:
+        raise ValueError(f"name must be one of {sorted(THEORY_FUNCTIONS)}, got {name!r}")
     alphas = np.asarray(alphas, dtype=float)
     if alphas.shape == THEORY_ALPHAS.shape and np.array_equal(alphas, THEORY_ALPHAS):
         return theory_curves()[1][name]

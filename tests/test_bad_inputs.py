@@ -461,3 +461,129 @@ def test_capacity_sample_fraction_names_kappa(kappa) -> None:
     sample = perclib.capacity_sample([0.5], 4, n_samples=2, rng=0)
     with pytest.raises((ValueError, TypeError), match="kappa"):
         sample.fraction(kappa)
+
+
+# --- extreme inputs (issue 41): a right answer or a clear error, never a silent one ----------
+
+
+def test_mixed_scales_with_a_threshold_are_separable() -> None:
+    """x2 = 0 separates (0, +1e-200) from (0, -1e-200); the LP once flushed them to one point."""
+    X = np.array([[1e200, 0.0], [0.0, 1e-200], [0.0, -1e-200]])
+    y = np.array([1.0, 1.0, -1.0])
+    assert perclib.is_separable(X, y, threshold=True)
+    w, b = perclib.separating_weights(X, y, threshold=True)
+    # the separator works, decided exactly (w . x + b > 0 on the label's side)
+    from perclib._exact import exact_dot_sign
+
+    assert all(int(yi) * exact_dot_sign(x, w, -b) > 0 for x, yi in zip(X, y, strict=True))
+    # ... while (0, +-1e-200) with one label and the big point with the other is not
+    assert not perclib.is_separable(X, [1.0, -1.0, -1.0], threshold=False)
+
+
+@pytest.mark.parametrize("units", [1e-12, 1e-6, 0.7, 1e6, 1e12])
+@pytest.mark.parametrize("column", [0, 1])
+def test_a_change_of_units_never_changes_the_separability_verdict(units, column) -> None:
+    """A feature measured in other units (one column scaled) or all of them (every column)."""
+    gen = np.random.default_rng(7)
+    for _ in range(20):
+        X = gen.standard_normal((6, 2)) * [1e100, 1e-100]
+        y = gen.choice([-1.0, 1.0], 6)
+        for threshold in (False, True):
+            verdict = perclib.is_separable(X, y, threshold=threshold)
+            Xc = X.copy()
+            Xc[:, column] *= units
+            assert perclib.is_separable(Xc, y, threshold=threshold) == verdict
+            assert perclib.is_separable(X * units, y, threshold=threshold) == verdict
+
+
+@pytest.mark.parametrize("top", [1.7e308, 8.9e307])
+def test_separating_weights_near_the_float_maximum(top) -> None:
+    from perclib._exact import exact_dot_sign
+
+    X = np.array([[1.0, 1.0], [-1.0, 1.0], [0.5, -1.0]]) * top
+    y = np.array([1.0, -1.0, 1.0])
+    w, b = perclib.separating_weights(X, y, threshold=True)
+    assert np.all(np.isfinite(w)) and np.isfinite(b)
+    assert all(int(yi) * exact_dot_sign(x, w, -b) > 0 for x, yi in zip(X, y, strict=True))
+
+
+def test_minover_on_mixed_scales_keeps_every_update() -> None:
+    """The 1e-200 pattern was flushed to zero: 9,999 updates that changed nothing."""
+    X = np.array([[1e200, 0.0], [0.0, 1e-200]])
+    res = perclib.minover(X, [1, 1], max_steps=50)
+    assert not res.converged  # it needs ~1e400 steps: it says so
+    assert res.strengths.tolist() == [1.0, 49.0]
+    np.testing.assert_allclose(res.w, [1e200, 49 * 1e-200], rtol=1e-14)
+    np.testing.assert_array_equal(res.weights[-1], res.w)
+
+
+@pytest.mark.parametrize("scale", [8.9e307, 2.0**1020, 1e-300])
+def test_admissible_arc_at_extreme_scales(scale) -> None:
+    X = np.array([[2.0, 0.5], [1.0, -1.0]])
+    reference = perclib.admissible_arc(X, [1, 1], 0.6)
+    scaled = perclib.admissible_arc(X * scale, [1, 1], 0.6 * scale)
+    np.testing.assert_allclose(scaled, reference, rtol=1e-13)
+
+
+@pytest.mark.parametrize("v", [[5e-324, 5e-324], [3e-320, 4e-320], [1e-310, 0.0]])
+def test_project_out_of_a_subnormal_direction(v) -> None:
+    direction = np.array(v) / np.max(np.abs(v))  # the same direction at ordinary size
+    np.testing.assert_allclose(perclib.project_out(X, v), perclib.project_out(X, direction),
+                               rtol=1e-15, atol=1e-15)
+
+
+@pytest.mark.parametrize("w", [[0.0, 0.0], [np.nan, 1.0], [1.0, 1.0, 1.0], [[1.0, 1.0]]],
+                         ids=["zero", "NaN", "3-D", "2-D array"])
+def test_line_points_refuses_a_normal_that_is_no_line(w) -> None:
+    from perclib import plotting
+
+    with pytest.raises(ValueError, match=r"\bw\b"):
+        plotting.line_points(w)
+
+
+def test_update_line_hides_the_line_of_zero_weights() -> None:
+    from perclib import plotting
+
+    fig, (ax,) = plotting.new_figure()
+    line = plotting.decision_line(ax, [1.0, 0.0])
+    plotting.update_line(line, [0.0, 0.0])
+    assert np.all(np.isnan(line.get_xdata()))
+
+
+def test_teacher_data_too_large_is_refused_up_front() -> None:
+    import time
+
+    start = time.perf_counter()
+    outcome, message = _in_child(lambda: perclib.teacher_data(31250, 10000))
+    assert outcome == "ValueError", f"{outcome}: {message}"
+    assert "bytes" in message and re.search(r"\bP\b", message) and re.search(r"\bN\b", message)
+    assert time.perf_counter() - start < 5  # before any drawing, not after a MemoryError
+
+
+@pytest.mark.parametrize("alpha", [1e-6, 1e-9, 1e-12, 1e-15])
+def test_max_margin_theory_at_tiny_alpha_is_right_and_fast(alpha) -> None:
+    """It used to integrate a million empty panels (kappa ~ 1 / sqrt(alpha)) without end.
+
+    At small alpha the student barely aligns: R = sqrt(2 alpha / pi) to leading order
+    (a pattern's stability is then Gaussian with a small drift along the teacher).
+    """
+    outcome, message = _in_child(lambda: statmech.max_margin_theory(alpha))
+    assert outcome == "returned", message
+    th = statmech.max_margin_theory(alpha)
+    assert th.overlap == pytest.approx(np.sqrt(2 * alpha / np.pi), rel=1e-4)
+    assert statmech.max_margin_generalization(alpha) == pytest.approx(
+        np.arccos(th.overlap) / np.pi, rel=1e-14)
+    assert 0 <= th.support_fraction <= 1
+
+
+def test_max_margin_theory_below_its_range_is_a_clear_error() -> None:
+    for f in (statmech.max_margin_theory, statmech.max_margin_generalization):
+        outcome, message = _in_child(lambda f=f: f(1e-20))
+        assert outcome == "ValueError" and "alpha" in message, f"{outcome}: {message}"
+
+
+def test_stored_or_computed_names_an_unknown_curve() -> None:
+    from perclib import statmech_tables
+
+    with pytest.raises(ValueError, match=r"\bname\b.*max_margin"):
+        statmech_tables.stored_or_computed(np.array([1.0]), "nonsense")

@@ -147,7 +147,7 @@ def test_bad_input_is_named(kwargs: dict, error: type, words: str) -> None:
 
 
 def _loop(X, y, *, beta=0.0, eta=1.0, max_epochs=1000, perms=None):
-    """The textbook per-pattern loop (reference for the vectorised and screened runs)."""
+    """The textbook per-pattern loop (reference for the compiled run)."""
     w, updates = np.zeros(X.shape[1]), []
     for epoch in range(max_epochs):
         clean = True
@@ -161,16 +161,9 @@ def _loop(X, y, *, beta=0.0, eta=1.0, max_epochs=1000, perms=None):
     return w, updates
 
 
-@pytest.mark.parametrize("screened", [False, True], ids=["float64", "float32-screen"])
 @pytest.mark.parametrize("case", ["cyclic", "random", "beta", "tiny-eta"])
-def test_fast_paths_make_the_loops_updates(monkeypatch, screened, case):
-    """The float32 screen (normally only for data beyond 16 MB) changes no update."""
-    import sys
-
-    impl = sys.modules["perclib.train.perceptron"]  # the name perceptron is the function
-    if screened:
-        monkeypatch.setattr(impl, "_SCREEN_AFTER", 0)
-        monkeypatch.setattr(impl, "_SCREEN_MIN_BYTES", 0)
+def test_compiled_loop_makes_the_loops_updates(case):
+    """The compiled loop (with its exact decisions near zero) is the textbook loop."""
     d = teacher_data(3000, 12, margin=0.01, rng=17)
     if case == "random":
         run = perceptron(d.X, d.y, order="random", rng=3)

@@ -147,14 +147,14 @@ def test_teacher_data_errors_and_given_teacher() -> None:
 
 
 def test_import_perclib_loads_no_heavy_module() -> None:
-    """``import perclib`` stays cheap: sympy, scipy and matplotlib load only when used."""
+    """``import perclib`` stays cheap: sympy, scipy, matplotlib and numba load only when used."""
     import subprocess
     import sys
 
     code = (
         "import sys, perclib\n"
         "from perclib import perceptron, teacher_data, kernel_perceptron, radius, cover_count\n"
-        "print(sorted(m for m in ('sympy', 'scipy', 'matplotlib') if m in sys.modules))\n"
+        "print(sorted(m for m in ('sympy', 'scipy', 'matplotlib', 'numba') if m in sys.modules))\n"
         "perclib.cover_count_symbolic(5, 2)\n"
         "print('sympy' in sys.modules, len(dir(perclib)) >= len(perclib.__all__))\n"
     )

@@ -20,6 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.text import Annotation, Text
 from numpy.typing import ArrayLike, NDArray
 
+from perclib._validation import as_positive_float, as_real, as_weights
 from perclib.stable_canvas import StableCanvas
 
 #: Okabe-Ito colours, one job each.
@@ -245,21 +246,41 @@ def update_patterns(
 
 
 def line_points(w: ArrayLike, offset: float = 0.0, extent: float = 1e3) -> NDArray[np.float64]:
-    """Two far-apart points on the line ``w.x = offset`` in the plane (NaN if ``w = 0``).
+    """Two far-apart points on the line ``w.x = offset`` in the plane.
+
+    ``w`` must be a finite, non-zero vector of the plane (two entries): a zero vector
+    defines no line, and a normal of three entries is not a line of the plane (drop
+    the bias first). :func:`update_line` hides a line for ``w = 0`` instead.
 
     Examples
     --------
     >>> line_points([0.0, 1.0], 0.5, extent=1.0).tolist()
     [[-1.0, 0.5], [1.0, 0.5]]
     """
-    w = np.asarray(w, dtype=float)[:2]
+    w = _plane_normal(w)
+    offset = as_real(offset, "offset")
+    extent = as_positive_float(extent, "extent")
+    top = float(np.max(np.abs(w)))
+    if top == 0.0:
+        raise ValueError("w is the zero vector: it defines no line (update_line hides the line instead)")
+    if not 1e-150 < top < 1e150:  # w.w would overflow or underflow: exactly rescale first
+        e = int(np.frexp(top)[1])
+        w, offset = np.ldexp(w, -e), float(np.ldexp(offset, -e))
     norm2 = float(w @ w)
-    if norm2 == 0.0:
-        # A zero weight vector has no hyperplane; draw nothing rather than fail.
-        return np.full((2, 2), np.nan)
     foot = offset * w / norm2
     direction = np.array([-w[1], w[0]]) / np.sqrt(norm2)
     return np.vstack([foot + extent * direction, foot - extent * direction])
+
+
+def _plane_normal(w: ArrayLike) -> NDArray[np.float64]:
+    """``w`` as a finite normal vector of the plane (two entries), or a clear error."""
+    shape = np.shape(w) if not isinstance(w, str | bytes) else None
+    if shape is not None and len(shape) == 1 and shape[0] != 2:
+        raise ValueError(
+            f"w must be a normal vector of the plane (2 entries), got {shape[0]} entries; "
+            "for a unit with a threshold pass w without its bias and the threshold as offset"
+        )
+    return as_weights(w, 2, name="w")
 
 
 def decision_line(ax: Axes, w: ArrayLike, theta: float = 0.0, **style: object) -> Line2D:
@@ -286,6 +307,10 @@ def update_line(line: Line2D, w: ArrayLike, offset: float = 0.0) -> None:
     >>> float(line.get_ydata()[0])
     1.0
     """
+    w = _plane_normal(w)
+    if not np.any(w):  # no hyperplane: the line is hidden (NaN points draw nothing)
+        line.set_data([np.nan, np.nan], [np.nan, np.nan])
+        return
     pts = line_points(w, offset)
     line.set_data(pts[:, 0], pts[:, 1])
 

@@ -119,9 +119,13 @@ def averaged_perceptron(
     """
     epochs = as_count(epochs, "epochs", 1)
     run, times = timed_perceptron(X, y, max_epochs=epochs, order=order, rng=rng)
-    votes = lifetimes(times, epochs * run.X.shape[0])
-    w = np.zeros(run.w0.size)
-    for first, W in run._chunks(rows=_CHUNK):  # the trace, a chunk at a time
-        w += votes[first : first + W.shape[0]] @ W
-    w /= votes.sum()
+    total = epochs * run.X.shape[0]
+    votes = lifetimes(times, total)
+    # sum_k c_k w_k without the trace: the step of update j (made at presentation t_j)
+    # is part of every weight vector from then on, which together last total - t_j
+    # presentations. So the mean is one weighted sum of the patterns, with coefficients
+    # at most the number of updates of each (nothing can overflow that w itself cannot).
+    share = (total - times).astype(np.float64) / total
+    coef = np.bincount(run.indices, weights=share, minlength=run.X.shape[0]) * run.y
+    w = coef @ run.X
     return AveragedResult(w=w, votes=votes, run=run)

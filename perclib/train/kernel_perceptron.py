@@ -5,10 +5,10 @@ From ``w = 0`` every update adds ``y_i phi(x_i)``, so the weights are always
 on pattern ``mu``. Then ``w . phi(x) = sum_mu alpha_mu y_mu k(x_mu, x)``: the run can
 be carried out on the coefficients ``c = alpha * y`` and the Gram matrix alone.
 
-It reuses the primal perceptron's epoch loop and vectorised mistake search: a block
-of Gram-matrix rows times ``c`` gives the margins of a block of upcoming patterns,
-and an update adds ``y_i`` to ``c_i``. Same mistakes in the same order as the
-primal perceptron run on ``phi(x)`` (up to rounding in exact ties).
+It reuses the primal perceptron's compiled epoch loop: Gram-matrix row ``i`` times
+``c`` is the margin of pattern ``i``, and an update adds ``y_i`` to ``c_i``. Same
+mistakes in the same order as the primal perceptron run on ``phi(x)`` (up to rounding
+in exact ties).
 """
 
 from __future__ import annotations
@@ -21,22 +21,6 @@ from numpy.typing import ArrayLike, NDArray
 from perclib._validation import as_count, as_labels, as_patterns
 from perclib.kernels import KernelFunction, gram_matrix
 from perclib.train.perceptron import _run_epochs
-
-# Gram-matrix rows are P long: search fewer of them right after a mistake than the
-# primal perceptron does (measured in benchmarks/bench_kernel_perceptron.py).
-_FIRST_BLOCK = 8
-
-
-class _UnitRows:
-    """Row ``i`` of the P x P identity, built on demand (the matrix is never stored)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-    def __getitem__(self, i: int) -> NDArray[np.float64]:
-        row = np.zeros(self.size)
-        row[i] = 1.0
-        return row
 
 
 @dataclass(frozen=True, eq=False)
@@ -152,7 +136,7 @@ def kernel_perceptron(
     G = gram_matrix(X, kernel=kernel, **params)  # validates the kernel and its parameters
     P = X.shape[0]
     c, per_epoch, converged = _run_epochs(
-        G, y, np.zeros(P), 1.0, max_epochs, None, steps=_UnitRows(P), first_block=_FIRST_BLOCK
+        G, y, np.zeros(P), 1.0, max_epochs, None, dual=True
     )
     indices = np.concatenate(per_epoch).astype(np.intp)
     return KernelPerceptronResult(

@@ -191,12 +191,16 @@ def _as_tol(tol: object) -> float:
     return tol
 
 
-def _certified(w: NDArray[np.float64], total: float, worst: float, tol: float) -> bool:
-    """True when ``margin(w) > 0`` is within relative ``tol`` of the upper bound ``||w|| / total``."""
+def _certified(w: NDArray[np.float64], total: float, worst: float, tol: float, shift: int = 0) -> bool:
+    """True when ``margin(w) > 0`` is within relative ``tol`` of the upper bound ``||w|| / total``.
+
+    ``worst`` is the smallest stability in units where the true one is ``worst * 2**shift``
+    relative to ``w`` (the callers' exact power-of-two scalings); ``shift = 0``: as they are.
+    """
     norm = float(np.linalg.norm(w))
     if worst <= 0 or norm == 0 or total <= 0:
         return False
-    return 1.0 - (worst / norm) / (norm / total) <= tol
+    return 1.0 - float(np.ldexp((worst / norm) / (norm / total), shift)) <= tol
 
 
 # ---------------------------------------------------------------------------
@@ -328,34 +332,51 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
     P, N = X.shape
     max_steps = as_count(max_steps, "max_steps", 1)
     tol = _as_tol(tol)
-    X_data, e = X, _far_exponent(X)
-    X = np.ldexp(X, -e)  # exact; w scales back at the end (MinOver's steps are scale-free)
     J = y[:, None] * X  # reflected patterns: the stabilities are J @ w
+    # w is summed in the data's own units, so that a pattern far smaller than the largest
+    # is still added exactly (dividing X by its size first would flush it to zero and
+    # lose every update on it). Only when max_steps updates of the largest pattern could
+    # overflow are the sums kept in units of 2**ew, and then nothing may be flushed.
+    ew = max(0, exponent(X) + max_steps.bit_length() + 2 - 1023)
+    Jw = np.ldexp(J, -ew) if ew else J
+    if ew and not np.array_equal(np.ldexp(Jw, ew), J):
+        raise ValueError(
+            "the patterns of X range over more than float64 can add up exactly in MinOver's "
+            f"sums (largest entry {np.max(np.abs(X)):.3g}, and entries lost below 1e-308 once "
+            "scaled for max_steps updates): rescale X, drop its tiniest patterns, or lower max_steps"
+        )
+    # Stabilities on exactly scaled copies (no overflow for data of 1e200): the true ones
+    # are h * 2**(ex + ew_s) with ws = w 2**-ew_s.
+    ex = _far_exponent(X)
+    Js = np.ldexp(J, -ex) if ex else J
     w = np.zeros(N)
     chosen: list[int] = []  # grows with the run (max_steps may be far larger than needed)
     converged = False
     steps = 0
-    h = J @ w
+    h = Js @ w
     while steps < max_steps:
         mu = int(np.argmin(h))
-        w = w + J[mu]
+        w = w + Jw[mu]
         chosen.append(mu)
         steps += 1
-        h = J @ w  # recomputed, not updated, so no rounding drifts in
-        if _certified(w, float(steps), float(h.min()), tol):
+        es = _far_exponent(w)
+        ws = np.ldexp(w, -es) if es else w
+        h = Js @ ws  # recomputed, not updated, so no rounding drifts in
+        if _certified(ws, float(steps), float(h.min()), tol, ex - es - ew):
             converged = True
             break
+    w = np.ldexp(w, ew) if ew else w
     indices = np.array(chosen, dtype=np.intp)
     return LargeMarginResult(
         algorithm="minover",
-        w=np.ldexp(w, e),
+        w=w,
         converged=converged,
         iterations=steps,
         indices=indices,
         coefficients=np.ones(steps),
         strengths=np.bincount(indices, minlength=P).astype(np.float64),
         w0=np.zeros(N),
-        _X=X_data,
+        _X=X,
         _y=y,
     )
 
