@@ -79,6 +79,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     # General position and the degenerate subsets that break it.
     "general_position": (
         "in_general_position", "dependent_subsets", "widgets.general_position.collinear_triples",
+        "_subsets.all_subsets_well_conditioned", "_subsets.all_subsets_svd",
     ),
 }
 
