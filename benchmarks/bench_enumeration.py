@@ -1,7 +1,7 @@
-"""Counting separable dichotomies: growing them point by point vs testing every labeling.
+"""Separable dichotomies: listing them (two ways) and counting them without listing.
 
-Both methods run in one process on the same seeded Gaussian points and must find
-exactly Cover's C(P, N) labelings. The point-by-point method
+Part 1, enumeration: both methods run in one process on the same seeded Gaussian
+points and must find exactly Cover's C(P, N) labelings. The point-by-point method
 (``perclib.count_dichotomies``) is measured twice: as used by perclib, and with
 its two LP-saving shortcuts (conflict certificates, rotated separators) turned
 off, i.e. one LP for every extension its stored separator does not give for free.
@@ -9,17 +9,36 @@ The reference tests all 2**P labelings with one LP each. Times are medians over
 ``--repeats`` runs (the reference runs once: it is slow); CPU time is shown next
 to wall time because the wall clock suffers when the machine is shared.
 
-Run: ``python benchmarks/bench_enumeration.py [--P 14] [--N 3] [--seed 2026]``
+Part 2, counting (issue 41): ``count_dichotomies`` as it was (the point-by-point LP
+enumeration, counted) against the count of the regions of the hyperplane arrangement
+(deletion-restriction in exact integers, no listing), side by side on the issue's
+sizes: 20 random integer points in 3-D, the 4-cube and 5-cube with a threshold
+(1,882 and 94,572 threshold functions, OEIS A000609) and the 6-cube (15,028,134).
+Each answer is checked against Cover's formula or the OEIS value. The old method
+on the 5-cube takes minutes (``--old-5cube`` runs it); on the 6-cube it is not run
+(its answer would be fifteen million LP-checked rows). ``--cube7`` also tries the
+7-cube (8,378,070,864) in a subprocess with a time limit, and reports whether it
+finished.
+
+Run: ``python benchmarks/bench_enumeration.py [--part all|enumeration|counting]
+[--P 14] [--N 3] [--seed 2026] [--old-5cube] [--cube7 SECONDS]``
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
+import sys
 import time
 
-from perclib import count_dichotomies, cover_count, gaussian_patterns
+import numpy as np
+
+from perclib import boolean_cube, count_dichotomies, cover_count, gaussian_patterns
 from perclib.counting import _enumerate_bruteforce, _enumerate_incremental, _unit_rows
+
+#: Threshold functions of n inputs (OEIS A000609), n = 0 .. 7.
+A000609 = [2, 4, 14, 104, 1882, 94572, 15028134, 8378070864]
 
 
 def measure(fn, repeats: int) -> tuple[float, float, object]:
@@ -33,14 +52,101 @@ def measure(fn, repeats: int) -> tuple[float, float, object]:
     return statistics.median(walls), statistics.median(cpus), out
 
 
+def old_count(X: np.ndarray, threshold: bool) -> int:
+    """``count_dichotomies`` before issue 41: the LP enumeration, counted (no size limit)."""
+    U = _unit_rows(X, threshold)
+    return 0 if U is None else int(_enumerate_incremental(U)[0].shape[0])
+
+
+def counting_cases(seed: int, old_5cube: bool) -> list[tuple[str, np.ndarray, bool, int | None, bool]]:
+    """(name, patterns, threshold, known answer or None, run the old method too)."""
+    ints = np.random.default_rng(seed).integers(-10, 11, size=(20, 3)).astype(float)
+    # Random integer points in -10..10 are often not in general position (a few
+    # coplanar triples with the origin): the reference is the old method's count,
+    # and Cover's count is shown as the upper bound it must not exceed.
+    return [
+        ("20 random integer points in 3-D", ints, False, None, True),
+        ("the same, with a threshold", ints, True, None, True),
+        ("4-cube, threshold", boolean_cube(4), True, A000609[4], True),
+        ("5-cube, threshold", boolean_cube(5), True, A000609[5], old_5cube),
+        ("6-cube, threshold", boolean_cube(6), True, A000609[6], False),
+        ("+-1 6-cube through the origin", 2 * boolean_cube(6) - 1, False, A000609[5], False),
+    ]
+
+
+def counting_table(seed: int, old_5cube: bool, repeats: int) -> bool:
+    print("Counting separable labelings: LP enumeration (old count_dichotomies) against "
+          "the regions of the arrangement (new)\n")
+    header = (f"{'problem':<32} {'known':>13} {'old count':>11} {'old CPU s':>10} "
+              f"{'new count':>11} {'new CPU s':>10} {'new wall s':>10} {'speed-up':>9}")
+    print(header)
+    print("-" * len(header))
+    all_ok = True
+    for name, X, threshold, known, run_old in counting_cases(seed, old_5cube):
+        wall, cpu, new = measure(
+            lambda X=X, t=threshold: count_dichotomies(X, threshold=t, max_work=None), repeats
+        )
+        bound = cover_count(len(X), X.shape[1] + threshold)
+        ok = new == known if known is not None else new <= bound
+        known_text = f"{known:,}" if known is not None else f"<= {bound:,}"
+        old_text, old_cpu_text, speed = "not run", "", ""
+        if run_old:
+            _, old_cpu, old = measure(lambda X=X, t=threshold: old_count(X, t), 1)
+            ok &= old == new
+            old_text, old_cpu_text = f"{old:,}", f"{old_cpu:.3f}"
+            speed = f"{old_cpu / cpu:.0f}x"
+        all_ok &= ok
+        print(f"{name:<32} {known_text:>13} {old_text:>11} {old_cpu_text:>10} {new:>11,} "
+              f"{cpu:>10.3f} {wall:>10.3f} {speed:>9}{'' if ok else '  MISMATCH'}")
+    print("(known: OEIS A000609 for the cubes, Cover's bound for the random points; old and "
+          "new must agree. New: median of the repeats; old: one run. CPU seconds are the "
+          "fair figure on a shared machine.)")
+    return all_ok
+
+
+def cube7(seconds: float) -> None:
+    """Try the 7-cube's 8,378,070,864 threshold functions in a subprocess with a time limit."""
+    code = ("import time; from perclib import boolean_cube, count_dichotomies; "
+            "t = time.process_time(); "
+            "n = count_dichotomies(boolean_cube(7), threshold=True, max_work=None); "
+            "print(n, time.process_time() - t)")
+    try:
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=seconds, check=True).stdout.split()
+    except subprocess.TimeoutExpired:
+        print(f"\n7-cube, threshold: not finished within {seconds:.0f} s (stopped).")
+        return
+    count, cpu = int(out[0]), float(out[1])
+    verdict = "= OEIS A000609(7)" if count == A000609[7] else "MISMATCH with A000609(7)"
+    print(f"\n7-cube, threshold: {count:,} in {cpu:.0f} CPU s ({verdict})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=("all", "enumeration", "counting"), default="all")
     parser.add_argument("--P", type=int, default=14)
     parser.add_argument("--N", type=int, default=3)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--old-5cube", action="store_true",
+                        help="also run the old LP enumeration on the 5-cube (minutes)")
+    parser.add_argument("--cube7", type=float, metavar="SECONDS", default=0.0,
+                        help="also try the 7-cube, stopped after this many seconds")
     args = parser.parse_args()
+    ok = True
+    if args.part in ("all", "enumeration"):
+        ok &= enumeration_table(args)
+    if args.part in ("all", "counting"):
+        if args.part == "all":
+            print()
+        ok &= counting_table(args.seed, args.old_5cube, args.repeats)
+        if args.cube7 > 0:
+            cube7(args.cube7)
+    if not ok:
+        raise SystemExit("MISMATCH: a method did not find the known number of labelings")
 
+
+def enumeration_table(args: argparse.Namespace) -> bool:
     X = gaussian_patterns(args.P, args.N, rng=args.seed)
     U = _unit_rows(X, threshold=False)
     expected = cover_count(args.P, args.N)
@@ -52,7 +158,7 @@ def main() -> None:
         ),
         "every labeling, one LP each": measure(lambda: _enumerate_bruteforce(U), 1),
     }
-    # The public function must agree with the instrumented internal one.
+    # The public count (regions of the arrangement) must agree with the enumeration.
     assert count_dichotomies(X) == len(runs["point by point (perclib)"][2][0])
 
     ref_wall, ref_cpu, (ref_rows, _) = runs["every labeling, one LP each"]
@@ -81,8 +187,7 @@ def main() -> None:
             print(f"{name}: extensions decided by {detail}")
     print("(free = the stored separator already gives that sign; conflict = an earlier "
           "LP's certificate applies; rotation = a rotated separator works)")
-    if not all_ok:
-        raise SystemExit("MISMATCH: a method did not find exactly the C(P, N) labelings")
+    return all_ok
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "dichotomy_margins", "nonseparable_restrictions",
         "counting.separable_dichotomies_bruteforce", "counting._enumerate_incremental",
         "counting._enumerate_bruteforce", "counting._half_cover",
+        "_regions.count_regions", "_regions._regions_in_space", "_regions._restrict",
     ),
     # Margins of patterns, of a separator and of a data set.
     "margins": (
@@ -78,6 +79,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     # General position and the degenerate subsets that break it.
     "general_position": (
         "in_general_position", "dependent_subsets", "widgets.general_position.collinear_triples",
+        "_subsets.all_subsets_well_conditioned", "_subsets.all_subsets_svd",
     ),
 }
 

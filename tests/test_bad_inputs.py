@@ -260,7 +260,7 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[
     ),
     "count_dichotomies": (
         perclib.count_dichotomies, {"X": X},
-        {"X": PATTERNS, "threshold": FLAG, "max_count": LIMIT},
+        {"X": PATTERNS, "threshold": FLAG, "max_work": LIMIT},
     ),
     "separable_dichotomies": (
         perclib.separable_dichotomies, {"X": X},

@@ -29,7 +29,9 @@ from perclib import (
     cover_count_symbolic,
     separable_dichotomies,
 )
+from perclib._regions import count_regions, essential, integer_normals
 from perclib.counting import (
+    MAX_COUNT_WORK,
     _enumerate_incremental,
     _unit_rows,
     separable_dichotomies_bruteforce,
@@ -288,11 +290,37 @@ def test_rounding_does_not_create_dichotomies():
     # about 1e-17: (+, -, +) "separates" only by rounding and must not count.
     X = np.array([[0.1, 0.7], [0.2, 1.4], [0.3, 2.1]])
     assert count_dichotomies(X, threshold=True) == 6  # 2 P, as for points on a line
+    assert len(separable_dichotomies(X, threshold=True)) == 6
     X5 = np.vstack([X, [[1.0, -1.0], [2.0, 0.5]]])
     expected = reference_dichotomies(X5, True)
     assert (1, -1, 1, 1, 1) not in expected
     assert as_set(separable_dichotomies(X5, threshold=True)) == expected
     assert as_set(separable_dichotomies_bruteforce(X5, threshold=True)) == expected
+    assert count_dichotomies(X5, threshold=True) == len(expected)
+
+
+def test_count_reads_decimals_as_decimals_and_other_floats_exactly():
+    # The triple above is not on a line in binary (determinant 3 / 2**56); the count
+    # reads the data as 1/10 times the integers (1, 7), (2, 14), (3, 21): a line, at
+    # any units, whatever the rounding of the product.
+    X = np.array([[0.1, 0.7], [0.2, 1.4], [0.3, 2.1]])
+    (a, b), (c, d), (e, f) = (tuple(Fraction(v) for v in row) for row in X)
+    assert (c - a) * (f - b) - (d - b) * (e - a) == Fraction(3, 2**56)
+    for s in (1.0, 1e-7, 3.7, 1e12, 2.0**-60, 1e-300):
+        assert count_dichotomies(X * s, threshold=True) == 6, s
+    # Generic floats are taken as their exact binary values: a third point 1e-13 off
+    # the line through two random ones is off it (all 8 labelings); the LP, whose
+    # separability needs a relative margin above 1e-9, lists only 6 of them.
+    p, q = np.random.default_rng(4).standard_normal((2, 2))
+    r = q + (q - p) + np.array([1e-13, 0.0])
+    assert count_dichotomies([p, q, r], threshold=True) == 8
+    assert len(separable_dichotomies([p, q, r], threshold=True)) == 6
+    # Exact binary relations between generic floats are exact ties: x, 2x, x/4, -x
+    # give one hyperplane through the origin.
+    X6 = np.random.default_rng(5).standard_normal((6, 3))
+    multiples = np.vstack([X6, 2 * X6[0], X6[1] / 4, -X6[2]])
+    assert count_dichotomies(multiples) == cover_count(6, 3)
+    assert len(separable_dichotomies(multiples)) == cover_count(6, 3)
 
 
 def test_incremental_method_solves_far_fewer_lps():
@@ -358,38 +386,193 @@ def test_enumeration_bad_input(func):
 @pytest.mark.parametrize(
     ("P", "N", "threshold"), [(200, 10, False), (40, 8, False), (40, 7, True)]
 )
-@pytest.mark.parametrize("func", [separable_dichotomies, count_dichotomies])
-def test_enumeration_refuses_astronomical_sets_up_front(func, P, N, threshold):
+def test_enumeration_refuses_astronomical_sets_up_front(P, N, threshold):
     X = np.random.default_rng(1).standard_normal((P, N))
     rank = N + 1 if threshold else N
     started = time.perf_counter()
     with pytest.raises(ValueError, match="cover_count") as err:
-        func(X, threshold=threshold)
+        separable_dichotomies(X, threshold=threshold)
     # Refused before any linear program: not a timing claim, a guard against hanging.
     assert time.perf_counter() - started < 5.0
     assert f"{cover_count(P, rank):,}" in str(err.value), "the message states the size"
     assert "max_count" in str(err.value)
 
 
+@pytest.mark.parametrize(
+    ("P", "N", "threshold"), [(200, 10, False), (70, 7, True), (120, 6, False)]
+)
+def test_count_refuses_exploding_work_up_front(P, N, threshold):
+    X = np.random.default_rng(1).standard_normal((P, N))
+    rank = N + 1 if threshold else N
+    bound = math.comb(P, rank - 1)  # line comparisons with no repeated sub-arrangement
+    assert bound > MAX_COUNT_WORK
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="max_work") as err:
+        count_dichotomies(X, threshold=threshold)
+    assert time.perf_counter() - started < 5.0  # refused before the count, not after
+    assert f"{bound:,}" in str(err.value), "the message states the estimated work"
+    assert f"binom({P}, {rank - 1})" in str(err.value)
+
+
+def test_count_limit_counts_distinct_hyperplanes_and_rank():
+    # 30 points on a line through the origin in R^10: one hyperplane, 2 labelings.
+    line = np.outer(np.arange(1.0, 31.0), np.ones(10))
+    assert count_dichotomies(line, max_work=1) == 2
+    # 256 patterns that are 4 directions repeated at many scales and signs, in R^3.
+    base = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
+    scales = np.repeat([1.0, -2.0, 0.5, -3.0] * 16, 4)[:, None]
+    many = np.tile(base, (64, 1)) * scales
+    assert count_dichotomies(many, max_work=10) == cover_count(4, 3)
+
+
 def test_enumeration_limit_counts_the_rank_not_the_dimension():
     # 30 points on a line through the origin in R^10: rank 1, only 2 labelings.
     line = np.outer(np.arange(1.0, 31.0), np.ones(10))
-    assert count_dichotomies(line) == 2
+    assert len(separable_dichotomies(line)) == 2
 
 
-def test_enumeration_limit_can_be_raised_or_lifted():
+def test_limits_can_be_raised_or_lifted():
     X = np.random.default_rng(2).standard_normal((12, 3))
     expected = cover_count(12, 3)  # 134
     with pytest.raises(ValueError, match="max_count=100"):
-        count_dichotomies(X, max_count=100)
-    assert count_dichotomies(X, max_count=expected) == expected
+        separable_dichotomies(X, max_count=100)
+    assert len(separable_dichotomies(X, max_count=expected)) == expected
     assert len(separable_dichotomies(X, max_count=None)) == expected
     with pytest.raises(TypeError, match="max_count"):
-        count_dichotomies(X, max_count=2.5)
+        separable_dichotomies(X, max_count=2.5)
     with pytest.raises(ValueError, match="max_count"):
-        count_dichotomies(X, max_count=0)
+        separable_dichotomies(X, max_count=0)
+    # The count's own limit is on its work: binom(12, 2) = 66 line comparisons.
+    with pytest.raises(ValueError, match="max_work=65"):
+        count_dichotomies(X, max_work=65)
+    assert count_dichotomies(X, max_work=66) == count_dichotomies(X, max_work=None) == expected
+    with pytest.raises(TypeError, match="max_work"):
+        count_dichotomies(X, max_work=2.5)
+    with pytest.raises(ValueError, match="max_work"):
+        count_dichotomies(X, max_work=0)
 
 
+# ---------------------------------------------------------------------------
+# Counting without listing: the regions of the hyperplane arrangement
+# ---------------------------------------------------------------------------
+
+#: Threshold functions of n inputs (OEIS A000609), n = 0 .. 6.
+A000609 = [2, 4, 14, 104, 1882, 94572, 15028134]
+
+
+def test_cube_threshold_functions_are_oeis_a000609():
+    for n in range(1, 7):
+        assert count_dichotomies(boolean_cube(n), threshold=True) == A000609[n], n
+
+
+def test_cube_through_the_origin():
+    # The 0/1 cube contains the origin: no strict labeling at all.
+    for n in range(1, 6):
+        assert count_dichotomies(boolean_cube(n)) == 0
+    # The +-1 cube through the origin: x and -x give one hyperplane, and the
+    # representatives (x', 1) are the threshold arrangement of the (n-1)-cube.
+    for n in range(1, 7):
+        assert count_dichotomies(2 * boolean_cube(n) - 1) == A000609[n - 1], n
+    # Centred 0/1 cube (the same as the +-1 cube, halved) and the LP's own count.
+    assert count_dichotomies(boolean_cube(4) - 0.5) == 104
+    assert len(separable_dichotomies(boolean_cube(4) - 0.5)) == 104
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, P=st.integers(1, 30), N=st.integers(1, 5), threshold=st.booleans())
+def test_count_on_gaussian_points_is_cover_count_large(seed, P, N, threshold):
+    X = np.random.default_rng(seed).standard_normal((P, N))
+    expected = cover_count(P, N + 1) if threshold else cover_count(P, N)
+    assert count_dichotomies(X, threshold=threshold) == expected
+
+
+def degenerate_set(kind: str, rng: np.random.Generator) -> np.ndarray:
+    """A small point set with the named degeneracy (integers, so the LP is decisive)."""
+    base = rng.integers(-3, 4, size=(rng.integers(2, 5), 3)).astype(float)
+    if kind == "repeated":
+        return np.vstack([base, base[rng.integers(len(base), size=2)]])
+    if kind == "collinear":
+        a, b = base[0], base[1]
+        return np.vstack([base, a + 2 * (b - a), a - (b - a)])
+    if kind == "coplanar":
+        a, b, c = base[0], base[1 % len(base)], rng.integers(-3, 4, size=3).astype(float)
+        return np.vstack([base, a + b - c, 2 * a - c, c])
+    if kind == "antipodal":
+        return np.vstack([base, -base[:2]])
+    if kind == "origin":
+        return np.vstack([base, np.zeros(3)])
+    if kind == "cube":
+        cube = boolean_cube(3)
+        return cube[rng.permutation(8)[: rng.integers(4, 9)]] * rng.choice([1.0, -1.0, 2.0])
+    raise AssertionError(kind)
+
+
+KINDS = ["repeated", "collinear", "coplanar", "antipodal", "origin", "cube"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=SEEDS, kind=st.sampled_from(KINDS), threshold=st.booleans())
+def test_count_equals_lp_enumeration_on_degenerate_sets(seed, kind, threshold):
+    X = degenerate_set(kind, np.random.default_rng(seed))
+    listed = separable_dichotomies(X, threshold=threshold)
+    assert count_dichotomies(X, threshold=threshold) == len(listed)
+    assert as_set(listed) == reference_dichotomies(X, threshold)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, P=st.integers(1, 9), N=st.integers(1, 4), threshold=st.booleans())
+def test_count_equals_lp_enumeration_on_small_integer_sets(seed, P, N, threshold):
+    # Entries in -2..2: repeated points, parallel and antipodal pairs, collinear
+    # triples, coplanar quadruples and the origin are all frequent.
+    X = np.random.default_rng(seed).integers(-2, 3, size=(P, N)).astype(float)
+    assert count_dichotomies(X, threshold=threshold) == len(separable_dichotomies(X, threshold=threshold))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, P=st.integers(1, 12), N=st.integers(1, 4), threshold=st.booleans(),
+       exponent=st.integers(-40, 40))
+def test_count_is_unchanged_by_units_and_order(seed, P, N, threshold, exponent):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(P, N)).astype(float)
+    expected = count_dichotomies(X, threshold=threshold)
+    for s in (10.0**exponent, 2.0**exponent, 10.0 ** (exponent / 3)):
+        assert count_dichotomies(s * X, threshold=threshold) == expected, s
+    assert count_dichotomies(X[rng.permutation(P)], threshold=threshold) == expected
+
+
+def test_count_at_extreme_and_mixed_scales():
+    # Mixed scales with a threshold: (1e200, 0, 1), (0, +-1e-200, 1) are independent.
+    mixed = [[1e200, 0.0], [0.0, 1e-200], [0.0, -1e-200]]
+    assert count_dichotomies(mixed, threshold=True) == 8
+    assert count_dichotomies(mixed) == 4  # through 0: the last two are one hyperplane
+    # Near the float maximum and at subnormal sizes, as for ordinary numbers.
+    X = np.random.default_rng(3).integers(-3, 4, size=(9, 3)).astype(float)
+    expected = count_dichotomies(X, threshold=True)
+    for s in (8.9e307 / 3, 1e-310, 2.0**-1070):
+        assert count_dichotomies(X * s, threshold=True) == expected, s
+    assert count_dichotomies([[8.9e307, 8.9e307], [8.9e307, -8.9e307], [1.0, 0.0]], threshold=True) == 8
+    # Rows at very different scales through the origin.
+    rows = np.array([[1.0, 2.0, 3.0], [1e-300, 0.0, 1e-300], [3e250, -1e250, 0.0], [1.0, 2.0, 3.0]])
+    assert count_dichotomies(rows) == count_dichotomies(
+        [[1.0, 2.0, 3.0], [1.0, 0.0, 1.0], [3.0, -1.0, 0.0]]
+    ) == 8
+
+
+def test_region_counter_internals_agree_with_the_lp():
+    # The closed form in 3-D and the recursion above it, on integer normals with many
+    # parallel and coplanar ones: the LP enumeration's count, never fewer regions
+    # than the sign vectors random weights reach, and the rank numpy sees.
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        V = rng.integers(-2, 3, size=(rng.integers(1, 8), rng.integers(1, 5)))
+        V = V[np.any(V, axis=1)]
+        if len(V) == 0:
+            continue
+        normals, rank = essential(integer_normals(V.astype(float)))
+        W = rng.standard_normal((20_000, V.shape[1]))
+        seen = {tuple(r) for r in np.sign(W @ V.T).astype(int).tolist() if 0 not in r}
+        assert len(seen) <= count_regions(normals) == len(separable_dichotomies(V.astype(float)))
+        assert rank == np.linalg.matrix_rank(V)
 def test_lesson4_figures_and_their_input_checks() -> None:
     from perclib.plotting.counting import draw_capacity_curves, draw_two_way
 
