@@ -108,6 +108,248 @@ def test_hub_config_is_python_with_pam_by_default(tmp_path) -> None:
     assert "DummyAuthenticator" not in text and "dummy" not in text
 
 
+def test_hub_config_binds_loopback_by_default_and_check_flags_plain_http(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+    from coursetools.classroom.setup import _check_listening, hub_config_text
+
+    base = {"class_dir": tmp_path, "instructor": "teacher", "course_root": tmp_path / "c"}
+    default = ClassSettings(**base)
+    assert 'c.JupyterHub.bind_url = "http://127.0.0.1:8000"' in hub_config_text(default)
+    assert _check_listening(default) == []
+    exposed = _check_listening(ClassSettings(**base, ip="0.0.0.0"))
+    assert len(exposed) == 1 and "plain HTTP" in exposed[0] and "--ip 127.0.0.1" in exposed[0]
+    cert, key = tmp_path / "hub.crt", tmp_path / "hub.key"
+    cert.write_text("cert")
+    key.write_text("key")
+    key.chmod(0o644)
+    tls = ClassSettings(**base, ip="0.0.0.0", ssl_cert=str(cert), ssl_key=str(key))
+    assert 'bind_url = "https://0.0.0.0:8000"' in hub_config_text(tls)
+    assert [p for p in _check_listening(tls) if "readable by others" in p]
+    key.chmod(0o600)
+    assert _check_listening(tls) == []
+    with pytest.raises(CourseToolsError, match="go together"):
+        ClassSettings(**base, ssl_cert=str(cert))
+
+
+# -- roster and exports: bad input gives one line and changes nothing ---------------------
+@pytest.mark.parametrize("sid", ["root", "nobody", "www-data"])
+def test_roster_refuses_system_accounts_by_name(sid) -> None:
+    with pytest.raises(CourseToolsError, match=f"line 4: id '{sid}' is a system account"):
+        read_roster(io.StringIO(GOOD + f"{sid},Sys,Tem,sys@example.org\n"))
+
+
+def test_system_account_by_uid() -> None:
+    from coursetools.classroom.roster import SYSTEM_NAMES, system_account
+
+    low = next(p for p in pwd.getpwall() if 0 < p.pw_uid < 1000 and p.pw_name not in SYSTEM_NAMES)
+    assert "system account (uid" in system_account(low.pw_name)
+    assert system_account("pc-no-such-user-here") is None
+
+
+def test_roster_huge_field_is_one_clear_line() -> None:
+    text = GOOD + "bob,Bob," + "x" * 1_000_000 + ",bob@example.org\n"
+    with pytest.raises(CourseToolsError, match=r"line 4: (not a CSV line|field 3 has)"):
+        read_roster(io.StringIO(text))
+    quoted = GOOD + 'bob,"Bob' + "y" * 1_000_000 + '",Smith,bob@example.org\n'
+    with pytest.raises(CourseToolsError, match=r"line 4: "):
+        read_roster(io.StringIO(quoted))
+
+
+def _gradebook_settings(tmp_path):
+    from coursetools.classroom.settings import ClassSettings
+
+    (tmp_path / "course").mkdir()
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"  # alembic
+    settings = ClassSettings(class_dir=tmp_path, instructor="teacher", course_root=tmp_path / "course")
+    settings.save()
+    return settings
+
+
+def test_roster_imports_add_students(tmp_path) -> None:
+    from coursetools.classroom.roster import import_roster
+
+    settings = _gradebook_settings(tmp_path)
+    first, second = tmp_path / "a.csv", tmp_path / "b.csv"
+    first.write_text(GOOD)
+    second.write_text("id,first name,last name,email\ngrace,Grace,Hopper,grace@example.org\n")
+    import_roster(settings, first)
+    import_roster(settings, second)
+    with settings.roster_file.open() as f:
+        allowed = [row["id"] for row in csv.DictReader(f)]
+    assert allowed == ["ada", "alan", "grace"]  # the first file's students keep their login
+
+
+def test_exports_neutralise_formulas(tmp_path) -> None:
+    from coursetools.classroom.grades import write_grades
+    from coursetools.classroom.roster import import_roster
+
+    settings = _gradebook_settings(tmp_path)
+    roster = tmp_path / "r.csv"
+    roster.write_text("id,first name,last name,email\n"
+                      'eve,=HYPERLINK("http://x"),+Smith,eve@example.org\n'
+                      "mal,@SUM(A1),-1+2,mal@example.org\n")
+    import_roster(settings, roster)
+    for fmt in ("canvas", "moodle"):
+        out = write_grades(settings, tmp_path / f"{fmt}.csv", fmt)
+        with out.open() as f:
+            cells = [c for row in csv.reader(f) for c in row]
+        assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], (fmt, cells)
+        assert ("'=HYPERLINK(\"http://x\")" in cells) == (fmt == "moodle")
+        assert "'@SUM(A1)" in cells or "'-1+2, @SUM(A1)" in cells
+
+
+def test_edited_checks_reports_a_corrupted_submission_and_carries_on(tmp_path) -> None:
+    from nbgrader.utils import compute_checksum
+
+    from coursetools.classroom.grades import edited_checks
+
+    settings = _gradebook_settings(tmp_path)
+    check = nbformat.v4.new_code_cell("assert answer() == 1", metadata={"nbgrader": {
+        "grade": True, "solution": False, "locked": True, "grade_id": "ex1-check", "points": 1,
+        "schema_version": 3}})
+    check.metadata.nbgrader["checksum"] = compute_checksum(check)
+    release = settings.course_root / "release" / "hw" / "nb.ipynb"
+    release.parent.mkdir(parents=True)
+    nbformat.write(nbformat.v4.new_notebook(cells=[check]), release)
+    for student, text in (("amy", "{ not a notebook"), ("bob", None), ("cat", "edit")):
+        path = settings.course_root / "submitted" / student / "hw" / "nb.ipynb"
+        path.parent.mkdir(parents=True)
+        if text == "{ not a notebook":
+            path.write_text(text)
+        else:
+            nb = nbformat.read(release, as_version=4)
+            if text == "edit":
+                nb.cells[0].source = "pass"
+            nbformat.write(nb, path)
+    found = edited_checks(settings, "hw")
+    assert [(e.student, e.cell, bool(e.problem)) for e in found] == [
+        ("amy", "", True), ("cat", "ex1-check", False)]
+    r = classroom(tmp_path, "edited-checks", "hw", check=False)
+    assert r.returncode == 0 and "amy: nb: unreadable" in r.stdout, r.stdout + r.stderr
+    assert "cat: nb: check cell ex1-check" in r.stdout
+
+
+# -- collect: only genuine submissions ------------------------------------------------------
+def _submission(inbound: Path, student: str, stamp: str) -> Path:
+    folder = inbound / f"{student}+hw+{stamp}+abc123"
+    folder.mkdir(parents=True)
+    (folder / "nb.ipynb").write_text("{}")
+    (folder / "timestamp.txt").write_text(stamp)
+    return folder
+
+
+def test_collect_refuses_forged_linked_and_future_submissions(tmp_path) -> None:
+    from coursetools.classroom.exchange import parse_stamp, problem_of
+
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    other = "nobody" if me != "nobody" else "root"
+    now = datetime.now(UTC)
+    stamp = (now - timedelta(seconds=30)).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
+    good = _submission(tmp_path, me, stamp)
+    assert problem_of(good, me, parse_stamp(stamp), now) is None
+    # Named after another student, made by me: refused, whoever the victim.
+    forged = _submission(tmp_path / "f", other, stamp)
+    assert "belongs to" in problem_of(forged, other, parse_stamp(stamp), now)
+    future = "2030-01-01 00:00:00.000000 UTC"
+    ahead = _submission(tmp_path / "t", me, future)
+    assert "in the future" in problem_of(ahead, me, parse_stamp(future), now)
+    old = "2020-01-01 00:00:00.000000 UTC"
+    assert "backdated" in problem_of(_submission(tmp_path / "b", me, old), me, parse_stamp(old), now)
+    linked = _submission(tmp_path / "l", me, stamp)
+    (linked / "shadow").symlink_to("/etc/shadow")
+    assert "symbolic link shadow -> /etc/shadow" in problem_of(linked, me, parse_stamp(stamp), now)
+    (linked / "shadow").unlink()
+    (linked / "timestamp.txt").write_text(old)
+    assert "disagrees" in problem_of(linked, me, parse_stamp(stamp), now)
+    assert "no user" in problem_of(good, "pc-no-such-user", parse_stamp(stamp), now)
+
+
+# -- the grading sandbox (real bubblewrap, real kernel) --------------------------------------
+PLANTED = r"""
+import json, os, subprocess
+found = {}
+def attempt(name, fn):
+    try:
+        fn(); found[name] = "done"
+    except Exception as exc:
+        found[name] = type(exc).__name__
+attempt("read_secret", lambda: open(SECRET).read())
+attempt("list_hidden", lambda: os.listdir(HIDDEN))
+attempt("write_outside", lambda: open(OUTSIDE, "w").write("x"))
+attempt("read_shadow", lambda: open("/etc/shadow").read())
+attempt("write_scratch", lambda: open("scratch.txt", "w").write("x"))
+attempt("allocate_4g", lambda: bytearray(4 * 1024**3))
+procs = []
+def spawn():
+    for _ in range(200):
+        procs.append(subprocess.Popen(["sleep", "30"]))
+attempt("spawn_200", spawn)
+for p in procs:
+    p.kill(); p.wait()
+found["processes"] = len(procs)
+found["uid"] = os.getuid()
+print("SANDBOX-REPORT " + json.dumps(found))
+"""
+
+
+def run_planted(kernel_dir: Path, cwd: Path, names: dict[str, str]) -> dict:
+    """Run PLANTED in the sandbox kernel (as the caller) and return what it reports."""
+    import json
+
+    from jupyter_client.manager import start_new_kernel
+
+    from coursetools.classroom.sandbox import KERNEL_NAME
+
+    code = "".join(f"{k} = {v!r}\n" for k, v in names.items()) + PLANTED
+    old = os.environ.get("JUPYTER_PATH")
+    os.environ["JUPYTER_PATH"] = str(kernel_dir)
+    try:
+        km, kc = start_new_kernel(kernel_name=KERNEL_NAME, cwd=str(cwd), startup_timeout=60)
+    finally:
+        os.environ.pop("JUPYTER_PATH") if old is None else os.environ.update(JUPYTER_PATH=old)
+    out: list[str] = []
+    try:
+        kc.execute_interactive(code, timeout=120, output_hook=lambda m: out.append(
+            m["content"].get("text", "")) if m["msg_type"] == "stream" else None)
+    finally:
+        km.shutdown_kernel(now=True)
+    line = next(x for x in "".join(out).splitlines() if x.startswith("SANDBOX-REPORT "))
+    return json.loads(line.split(" ", 1)[1])
+
+
+def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypatch) -> None:
+    import json
+
+    from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
+
+    if shutil.which("bwrap") is None:
+        pytest.fail("the grading sandbox needs bwrap (apt-get install bubblewrap)")
+    # A course folder inside a folder the sandbox mounts (on PYTHONPATH): --hide covers it.
+    mounted = tmp_path / "mounted"
+    course = mounted / "course"
+    course.mkdir(parents=True)
+    (course / "gradebook.db").write_text("grades")
+    monkeypatch.setenv("PYTHONPATH", f"{ROOT}{os.pathsep}{mounted}")
+    spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
+    spec.parent.mkdir(parents=True)
+    spec.write_text(json.dumps(kernel_spec(sys.executable, [course])))
+    work = tmp_path / "submission"
+    work.mkdir()
+    found = run_planted(tmp_path / "share", work, {
+        "SECRET": str(course / "gradebook.db"), "HIDDEN": str(course),
+        "OUTSIDE": str(mounted / "planted.txt")})
+    assert found["read_secret"] == "FileNotFoundError" and found["list_hidden"] == "done", found
+    assert found["write_outside"] == "OSError" and not (mounted / "planted.txt").exists(), found
+    assert found["read_shadow"] == "FileNotFoundError" and found["write_scratch"] == "done", found
+    assert found["allocate_4g"] == "MemoryError" and found["uid"] == 65534, found
+    assert not (work / "scratch.txt").exists()  # the scratch is the sandbox's own
+    # A symbolic link in the submission: the kernel is never started.
+    (work / "shadow").symlink_to("/etc/shadow")
+    r = subprocess.run([sys.executable, "-m", "coursetools.classroom.sandbox", "k.json"], cwd=work,
+                       capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert r.returncode == 2 and "symbolic link" in r.stderr and "shadow" in r.stderr, r.stderr
+
+
 # -- the machine: users, permissions, processes ----------------------------------------
 def _missing() -> list[str]:
     missing = []

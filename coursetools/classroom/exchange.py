@@ -21,7 +21,7 @@ submission is collected instead. Each refusal is logged as an error and appended
 Example
 -------
 >>> problem_of(Path("/nonexistent+03+2026-01-01 00:00:00.000000 UTC+x"), "ada",
-...            parse_stamp("2026-01-01 00:00:00.000000 UTC"), now=parse_stamp("2026-01-02 UTC"))
+...            parse_stamp("2026-01-01 00:00:00.000000 UTC"), now=parse_stamp("2026-01-02 00:00:00 UTC"))
 'cannot be read (FileNotFoundError)'
 """
 

@@ -103,6 +103,9 @@ def bwrap_command(
         "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
         "--die-with-parent", "--new-session", "--clearenv",
         "--proc", "/proc", "--dev", "/dev",
+        # The in-memory scratch first: a folder mounted below /tmp must stay visible.
+        "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
+        "--size", str(limits.scratch_bytes), "--tmpfs", SCRATCH,
         "--ro-bind", "/usr", "/usr",
     ]
     for link in ("bin", "lib", "lib64", "sbin"):
@@ -123,8 +126,6 @@ def bwrap_command(
         if any(_inside(path, b) for b in bound) and path.is_dir():
             cmd += ["--tmpfs", str(path), "--remount-ro", str(path)]
     cmd += [
-        "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
-        "--size", str(limits.scratch_bytes), "--tmpfs", SCRATCH,
         "--ro-bind", str(connection_file), str(connection_file),
         "--chdir", SCRATCH,
     ]
