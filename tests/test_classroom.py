@@ -350,6 +350,72 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     assert r.returncode == 2 and "symbolic link" in r.stderr and "shadow" in r.stderr, r.stderr
 
 
+# -- autograde with the class's instructor config (sandbox kernel, checksum rule) -------
+def _hw_notebook():
+    meta = {"grade": False, "solution": True, "locked": False, "grade_id": "ex1-answer",
+            "schema_version": 3}
+    answer_cell = nbformat.v4.new_code_cell(
+        "def double(x):\n    ### BEGIN SOLUTION\n    return 2 * x\n    ### END SOLUTION\n",
+        metadata={"nbgrader": meta})
+    check = nbformat.v4.new_code_cell(
+        "assert double(2) == 4\n### BEGIN HIDDEN TESTS\nassert double(5) == 10\n### END HIDDEN TESTS\n",
+        metadata={"nbgrader": {"grade": True, "solution": False, "locked": True,
+                               "grade_id": "ex1-check", "points": 2, "schema_version": 3}})
+    nb = nbformat.v4.new_notebook(cells=[answer_cell, check])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    return nb
+
+
+def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkeypatch) -> None:
+    import json
+
+    from nbgrader.apps import NbGraderAPI
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from coursetools.classroom.sandbox import KERNEL_NAME
+    from coursetools.classroom.settings import ClassSettings
+    from coursetools.classroom.setup import nbgrader_config_text, sandbox_kernel_text
+
+    course = tmp_path / "course"
+    (course / "source" / "hw").mkdir(parents=True)
+    settings = ClassSettings(class_dir=tmp_path / "class", instructor="teacher", course_root=course,
+                             exchange_root=tmp_path / "exchange")
+    (course / "nbgrader_config.py").write_text(nbgrader_config_text(settings, "instructor"))
+    spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
+    spec.parent.mkdir(parents=True)
+    spec.write_text(sandbox_kernel_text(settings))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "share"))
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    nbformat.write(_hw_notebook(), course / "source" / "hw" / "hw.ipynb")
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    api = NbGraderAPI(config=config)
+    assert api.generate_assignment("hw", force=True)["success"]
+    released = nbformat.read(course / "release" / "hw" / "hw.ipynb", as_version=4)
+    assert "HIDDEN" not in released.cells[1].source  # the cause: the release differs from the source
+    work = {"blank": released, "edited": nbformat.from_dict(json.loads(json.dumps(released))),
+            "solved": _hw_notebook()}
+    work["edited"].cells[0].source = "def double(x):\n    return 4\n"
+    work["edited"].cells[1].source = "pass\n"
+    logs = {}
+    for student, nb in work.items():
+        folder = course / "submitted" / student / "hw"
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / "hw.ipynb")
+        result = api.autograde("hw", student, force=True)
+        assert result["success"], result.get("log")
+        logs[student] = result["log"]
+    changed = "Attribute 'checksum' for cell ex1-check has changed"
+    assert changed not in logs["blank"] and changed not in logs["solved"], logs
+    assert changed in logs["edited"], logs["edited"]
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        scores = {s: gb.find_submission("hw", s).code_score for s in work}
+    # The solved one passed the hidden test too, in the sandbox; the edited check was restored.
+    assert scores == {"blank": 0, "edited": 0, "solved": 2}, scores
+
+
 # -- the machine: users, permissions, processes ----------------------------------------
 def _missing() -> list[str]:
     missing = []

@@ -33,6 +33,7 @@ import subprocess
 from pathlib import Path
 
 from coursetools._common import CourseToolsError, lesson_notebooks
+from coursetools.classroom.autograde import SANITIZE
 from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
 from coursetools.classroom.settings import ClassSettings
 
@@ -142,13 +143,15 @@ c.Exchange.root = {exchange_root!r}
 
 INSTRUCTOR_EXTRA = '''\
 c.CourseDirectory.root = {course_root!r}
-# The lessons import perclib: run them in the course environment's kernel.
 # Autograde runs each submission in the grading sandbox (coursetools.classroom.sandbox:
 # bubblewrap, no course folder, limits), a cell at most 120 s.
 c.ExecutePreprocessor.kernel_name = {kernel_name!r}
 c.ExecutePreprocessor.timeout = 120
 # Collect refuses forged, foreign, linked and future-dated submissions (and reports them).
 c.ExchangeFactory.collect = "coursetools.classroom.exchange.SafeCollect"
+# A check cell is "changed" only when it differs from what the student was given (nbgrader
+# compares with the source before its hidden tests were removed: a false alarm each time).
+c.Autograde.sanitize_preprocessors = {sanitize!r}
 '''
 
 
@@ -176,7 +179,8 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
         role=role, course_id=settings.course_id, exchange_root=str(settings.exchange_root)
     )
     if role == "instructor":
-        text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME)
+        text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
+                                        sanitize=SANITIZE)
     return text
 
 
