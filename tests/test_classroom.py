@@ -449,6 +449,7 @@ class Machine:
     def __init__(self) -> None:
         self.users: list[str] = []
         self.modes: dict[Path, int] = {}
+        self.files: list[Path] = []
         self.procs: list[subprocess.Popen] = []
 
     def add_user(self, name: str) -> Path:
@@ -484,6 +485,8 @@ class Machine:
             subprocess.run(["userdel", "--remove", user], capture_output=True)
         for folder, mode in self.modes.items():
             folder.chmod(mode)
+        for path in self.files:
+            path.unlink(missing_ok=True)
         return left
 
 
@@ -525,8 +528,47 @@ def classroom(class_dir: Path, *args: str, check: bool = True) -> subprocess.Com
 
 
 def as_user(settings, user: str, *args: str) -> str:
-    r = run_as(settings, user, list(args), timeout=600)
+    extra = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else {}
+    r = run_as(settings, user, list(args), extra_env=extra, timeout=600)
     assert r.returncode == 0, f"{user}: {' '.join(args)} failed:\n{r.stdout}\n{r.stderr}"
+    return r.stdout + r.stderr
+
+
+DOC = ROOT / "docs" / "classroom.md"
+#: Who runs a block of docs/classroom.md (its fence's info string after "bash"). The
+#: test runs "root" and "teacher" blocks as written; the others it cannot (see the guide).
+DOC_KINDS = {"install": 1, "accounts": 2, "setup": 1, "root": 3, "service": 1, "teacher": 4}
+
+
+def doc_blocks() -> dict[str, list[str]]:
+    import re
+
+    blocks: dict[str, list[str]] = {}
+    for m in re.finditer(r"^```bash (\w+)\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S):
+        blocks.setdefault(m.group(1), []).append(m.group(2))
+    return blocks
+
+
+def run_root_block(block: str, class_dir: Path, home: Path) -> str:
+    """A root block of the guide, as written: bash in the repository, ``~`` = ``home``."""
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "PERCEPTRON_CLASS_DIR": str(class_dir),
+           "LANG": "C.UTF-8"}
+    if "PYTHONPATH" in os.environ:
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    r = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, f"root block failed:\n{block}\n{r.stdout}\n{r.stderr}"
+    return r.stdout + r.stderr
+
+
+def run_login_block(user: str, block: str) -> str:
+    """An instructor block of the guide in ``user``'s login shell (what sudo -u USER -i gives).
+
+    PYTHONPATH passes through so that a worktree's own coursetools is the one imported.
+    """
+    r = subprocess.run(["runuser", "-l", user, "-w", "PYTHONPATH", "-c", "set -euo pipefail\n" + block],
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, f"{user}'s login shell failed:\n{block}\n{r.stdout}\n{r.stderr}"
     return r.stdout + r.stderr
 
 
@@ -550,7 +592,18 @@ def graded_cells(nb, kind: str) -> dict[str, float]:
             if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == kind}
 
 
-def answer(release: Path, owner: str, kind: str) -> None:
+#: The planted cell of the class test: the attacks of issue 45 from inside autograde.
+PLANTED_IN_CLASS = PLANTED + r"""
+attempt("read_source", lambda: open(SOURCE).read())
+attempt("read_release", lambda: os.listdir(RELEASE))
+attempt("write_course", lambda: open(COURSE + "/planted.txt", "w").write("x"))
+attempt("write_tmp", lambda: open(HOST_TMP, "w").write("x"))
+attempt("list_inbound", lambda: os.listdir(INBOUND))
+print("CLASS-REPORT " + json.dumps(found))
+"""
+
+
+def answer(release: Path, owner: str, kind: str, planted: dict | None = None) -> None:
     """Fill a fetched notebook as the student would (as root, then give it back)."""
     lesson = nbformat.read(LESSON, as_version=4)
     solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in lesson.cells
@@ -564,6 +617,9 @@ def answer(release: Path, owner: str, kind: str) -> None:
             cell.source = "def affine_general_position_2d(points):\n    return True\n"
         if kind == "wrong" and grade_id == "ex2-check":
             cell.source = "# the check, edited by the student so that it passes\npass\n"
+    if kind == "wrong" and planted:
+        nb.cells.append(nbformat.v4.new_code_cell(
+            "".join(f"{k} = {v!r}\n" for k, v in planted.items()) + PLANTED_IN_CLASS))
     if kind != "blank":
         nbformat.write(nb, release)
     entry = pwd.getpwnam(owner)
@@ -649,18 +705,44 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
     homes = {name: machine.add_user(name) for name in (instructor, *students.values())}
     machine.allow_traverse(Path(sys.executable).parent, Path(sys.executable).resolve(), ROOT)
 
+    blocks = doc_blocks()
+    assert {k: len(v) for k, v in blocks.items()} == DOC_KINDS, "docs/classroom.md's blocks changed"
     class_dir, exchange = tmp_path / "class", tmp_path / "exchange"
+    root_home = tmp_path / "root-home"  # `~` of the guide's root blocks
+    root_home.mkdir()
     port, hub_port, proxy_port = free_port(), free_port(), free_port()
     assert len({port, hub_port, proxy_port}) == 3
+    # The guide's setup line plus test-only options (no --ip: the default must be loopback).
+    from coursetools.classroom.setup import EXCHANGE_COURSE_MODES, profile_file
+
     classroom(class_dir, "setup", "--instructor", instructor, "--exchange", str(exchange),
-              "--ip", "127.0.0.1", "--port", str(port), "--hub-port", str(hub_port),
+              "--course-id", f"pc-{tag}", "--course-root", str(homes[instructor] / "perceptron-course"),
+              "--port", str(port), "--hub-port", str(hub_port),
               "--proxy-api-port", str(proxy_port), "--lesson", "3",
               "--authenticator", "dummy", "--test-password", PASSWORD)
     settings = load_settings(class_dir)
+    machine.files.append(profile_file(settings))
     assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
     assert stat.S_IMODE(settings.course_root.stat().st_mode) == 0o700
+    assert f'bind_url = "http://127.0.0.1:{port}"' in settings.hub_config.read_text()
+    course_ex = settings.exchange_course
+    for sub, mode in EXCHANGE_COURSE_MODES.items():
+        st = (course_ex / sub).stat()
+        assert st.st_uid == pwd.getpwnam(instructor).pw_uid and stat.S_IMODE(st.st_mode) == mode, sub
 
     stage("setup done")
+    # Squatting: a student tries to take the course's exchange folders; nothing changes.
+    before = sorted(str(p) for p in course_ex.rglob("*"))
+    squat = as_user(settings, students["wrong"], "bash", "-c", "; ".join(
+        f"if {cmd} 2>/dev/null; then echo SQUATTED: {cmd!r}; fi" for cmd in (
+            f"mkdir '{course_ex}/outbound/{ASSIGNMENT}'", f"touch '{course_ex}/planted'",
+            f"rm -rf '{course_ex}/outbound'", f"mv '{course_ex}' '{exchange}/moved'",
+            f"mkdir '{course_ex}/inbound/x' && mv '{course_ex}/inbound/x' '{course_ex}/outbound/x'",
+            f"ls '{course_ex}/inbound'")))
+    assert "SQUATTED" not in squat, squat
+    after = [p for p in sorted(str(p) for p in course_ex.rglob("*")) if not p.endswith("/inbound/x")]
+    assert after == before and not (exchange / "moved").exists()
+    shutil.rmtree(course_ex / "inbound" / "x", ignore_errors=True)  # a harmless empty submission
     # Roster: a malformed line refuses the whole file; then the real one.
     bad = tmp_path / "bad.csv"
     bad.write_text("id,first name,last name,email\n"
@@ -669,26 +751,26 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
     r = classroom(class_dir, "roster", "import", str(bad), check=False)
     assert r.returncode == 1 and "line 3: email 'not-an-address'" in r.stderr, r.stderr
     assert not (settings.course_root / "gradebook.db").exists(), "half-imported roster"
-    roster = tmp_path / "roster.csv"
+    # Homes others can read (useradd's default here): check says which and how to close them.
+    r = classroom(class_dir, "check", check=False)
+    assert r.returncode == 1 and f"chmod 700 {homes[instructor]}" in r.stderr, r.stderr
+    for home in homes.values():
+        home.chmod(0o700)  # what Debian's adduser makes
+    roster = root_home / "students.csv"
     names = {"correct": ("Ada", "Lovelace"), "blank": ("Alan", "Turing"), "wrong": ("Grace", "Hopper")}
     roster.write_text("id,first name,last name,email\n" + "".join(
         f"{students[k]},{first},{last},{students[k]}@example.org\n" for k, (first, last) in names.items()))
-    classroom(class_dir, "roster", "import", str(roster))
+    # The guide's block: roster import ~/students.csv, then check.
+    out = run_root_block(blocks["root"][0], class_dir, root_home)
+    assert "TEST-ONLY" in out and "ok: class" in out, out
     listing = as_user(settings, instructor, "nbgrader", "db", "student", "list")
     for k, (first, last) in names.items():
         assert f"{students[k]} ({last}, {first})" in listing
 
-    r = classroom(class_dir, "check", check=False)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "TEST-ONLY" in r.stderr
-
     stage("roster imported")
-    # Release lesson 3's homework with a deadline a day ahead.
-    due = datetime.now(UTC) + timedelta(days=1)
-    as_user(settings, instructor, "nbgrader", "db", "assignment", "add", ASSIGNMENT,
-            f"--duedate={due.isoformat()}")
-    as_user(settings, instructor, "nbgrader", "generate_assignment", ASSIGNMENT)
-    as_user(settings, instructor, "nbgrader", "release_assignment", ASSIGNMENT)
+    # Release: the guide's block in the instructor's login shell (deadline a week ahead).
+    run_login_block(instructor, blocks["teacher"][0])
+    assert (course_ex / "outbound" / ASSIGNMENT / LESSON.name).is_file()
 
     stage("released")
     # The hub, as root, on loopback.
@@ -760,11 +842,36 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             page.wait_for_selector(f"#released_assignments_list :text('{ASSIGNMENT}')", timeout=TIMEOUT_MS)
             page.click("#released_assignments_list button:text-is('Fetch')")
             page.wait_for_selector("#fetched_assignments_list button:text-is('Submit')", timeout=TIMEOUT_MS)
-            answer(fetched["wrong"], students["wrong"], "wrong")
+            host_tmp = f"/tmp/planted-{tag}.txt"
+            planted = {
+                "SECRET": str(settings.course_root / "gradebook.db"), "HIDDEN": str(course_ex),
+                "OUTSIDE": str(settings.course_root / "planted-outside.txt"),
+                "SOURCE": str(settings.course_root / "source" / ASSIGNMENT / LESSON.name),
+                "RELEASE": str(settings.course_root / "release" / ASSIGNMENT),
+                "COURSE": str(settings.course_root), "HOST_TMP": host_tmp,
+                "INBOUND": str(course_ex / "inbound")}
+            answer(fetched["wrong"], students["wrong"], "wrong", planted)
             page.click("#fetched_assignments_list button:text-is('Submit')")
             page.wait_for_selector(f"#submitted_assignments_list :text('{ASSIGNMENT}')", timeout=TIMEOUT_MS)
 
             stage("late student submitted")
+            # Forgeries by the late student: a folder named after the first student with a
+            # timestamp in 2030 (it would win over every real one); one of their own with a
+            # link to /etc/shadow, newer than their real one; one with a malformed name.
+            inbound = course_ex / "inbound"
+            victim, attacker = students["correct"], students["wrong"]
+            copy = f"'{fetched['wrong']}'"
+            forged = as_user(settings, attacker, "bash", "-euc", f"""
+                f='{inbound}/{victim}+{ASSIGNMENT}+2030-01-01 00:00:00.000000 UTC+forged'
+                mkdir "$f" && cp {copy} "$f/" && echo '2030-01-01 00:00:00.000000 UTC' > "$f/timestamp.txt"
+                chmod 777 "$f"
+                now="$(date -u '+%Y-%m-%d %H:%M:%S.%6N UTC')"
+                l="{inbound}/{attacker}+{ASSIGNMENT}+$now+linked"
+                mkdir "$l" && cp {copy} "$l/" && echo "$now" > "$l/timestamp.txt"
+                ln -s /etc/shadow "$l/shadow" && chmod 777 "$l"
+                mkdir '{inbound}/{attacker}+{ASSIGNMENT}+not-a-time+x'
+                echo forged""")
+            assert "forged" in forged
             # A student's server has no formgrader at all (not only no menu).
             resp = pages["blank"].goto(f"{base}/user/{students['blank']}/formgrader")
             assert resp is not None and resp.status == 404, resp and resp.status
@@ -773,9 +880,19 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             hubui.wait_lab(teacher)
             items = hubui.menu_items(teacher)
             assert "Formgrader" in items and "Assignment List" in items, items
-            as_user(settings, instructor, "nbgrader", "collect", ASSIGNMENT)
-            graded_log = as_user(settings, instructor, "nbgrader", "autograde", ASSIGNMENT)
-            assert "Attribute 'checksum' for cell ex2-check has changed" in graded_log, graded_log[-3000:]
+            # Collect and autograde: the guide's block in the instructor's login shell.
+            graded_log = run_login_block(instructor, blocks["teacher"][1])
+            refusals = [line for line in graded_log.splitlines() if "Refused submission" in line]
+            assert len(refusals) == 3, graded_log[-4000:]
+            assert any(f"claims {victim}, owned by {attacker}): names {victim} but the folder belongs to "
+                       f"{attacker}" in line for line in refusals), refusals
+            assert any("symbolic link shadow -> /etc/shadow" in line for line in refusals), refusals
+            assert any("not STUDENT+ASSIGNMENT+TIMESTAMP" in line for line in refusals), refusals
+            refused_log = (settings.course_root / "refused-submissions.log").read_text()
+            assert refused_log.count("refused ") == 3 and f"owned by {attacker}" in refused_log
+            # The checksum warning means what the guide says: one edited check, nothing else.
+            warnings = [line for line in graded_log.splitlines() if "Attribute 'checksum'" in line]
+            assert len(warnings) == 1 and "cell ex2-check has changed" in warnings[0], warnings
             stage("autograded")
             teacher.goto(f"{base}/user/{instructor}/formgrader/manage_assignments", timeout=TIMEOUT_MS)
             teacher.wait_for_selector(f"text={ASSIGNMENT}", timeout=TIMEOUT_MS)
@@ -794,8 +911,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
 
             stage("formgrader seen")
             # Feedback: generated, released, fetched (one student in the browser).
-            as_user(settings, instructor, "nbgrader", "generate_feedback", ASSIGNMENT)
-            as_user(settings, instructor, "nbgrader", "release_feedback", ASSIGNMENT)
+            run_login_block(instructor, blocks["teacher"][2])  # the guide's feedback block
             page = pages["correct"]
             page.click("#refresh_assignments_list")
             page.click("#submitted_assignments_list button:text-is('Fetch Feedback')", timeout=TIMEOUT_MS)
@@ -817,13 +933,28 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
 
     stage("feedback fetched")
     # Exports: nbgrader's own, then Canvas and Moodle.
-    as_user(settings, instructor, "nbgrader", "export", "--to", "grades.csv")
+    run_login_block(instructor, blocks["teacher"][3])  # nbgrader export
     with (settings.course_root / "grades.csv").open() as f:
         exported = {row["student_id"]: row for row in csv.DictReader(f)}
-    canvas, moodle = tmp_path / "canvas.csv", tmp_path / "moodle.csv"
-    classroom(class_dir, "export-grades", "--format", "canvas", "--out", str(canvas))
-    classroom(class_dir, "export-grades", "--format", "moodle", "--out", str(moodle))
-    edited = classroom(class_dir, "edited-checks", ASSIGNMENT).stdout
+    run_root_block(blocks["root"][2], class_dir, root_home)  # export-grades
+    canvas, moodle = root_home / "canvas.csv", root_home / "moodle.csv"
+    edited = run_root_block(blocks["root"][1], class_dir, root_home)  # edited-checks
+
+    # The planted cell, as autograde ran it in the sandbox: every attack failed.
+    import json
+
+    graded_nb = nbformat.read(settings.course_root / "autograded" / students["wrong"] / ASSIGNMENT
+                              / LESSON.name, as_version=4)
+    texts = [o.get("text", "") for c in graded_nb.cells if c.cell_type == "code"
+             for o in c.get("outputs", [])]
+    report = next(line for t in texts for line in t.splitlines() if line.startswith("CLASS-REPORT "))
+    found = json.loads(report.split(" ", 1)[1])
+    for attack in ("read_secret", "read_source", "read_release", "write_course", "write_outside",
+                   "list_inbound", "read_shadow"):
+        assert found[attack] in ("FileNotFoundError", "PermissionError", "OSError"), (attack, found)
+    assert found["write_tmp"] == "done" and not Path(host_tmp).exists(), found  # its own /tmp
+    assert found["allocate_4g"] == "MemoryError" and found["processes"] < 64, found
+    assert not (settings.course_root / "planted.txt").exists()
 
     # Scores, from the gradebook, against the lesson's own points.
     from nbgrader.api import Gradebook

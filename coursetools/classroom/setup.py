@@ -65,6 +65,20 @@ EXCHANGE_MODE = 0o1777
 #: another's submission.
 EXCHANGE_COURSE_MODES = {"": 0o755, "outbound": 0o755, "inbound": 0o3733, "feedback": 0o711}
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+#: Login shells read these: ``sudo -u teacher -i`` (or ssh) gets the hub's environment.
+PROFILE_DIR = Path("/etc/profile.d")
+
+PROFILE = '''\
+# Written by `python -m coursetools.classroom setup` for the course {course_id!r}: the
+# instructor's login shell (sudo -u {instructor} -i, ssh) gets what the hub gives their
+# JupyterLab: the course's nbgrader on PATH and the instructor's nbgrader configuration.
+case "$(id -un)" in
+    {users})
+        export PATH="{env_bin}:$PATH"
+        export JUPYTER_CONFIG_PATH="{config}"
+        ;;
+esac
+'''
 
 HUB_CONFIG = '''\
 # jupyterhub_config.py for the course {course_id!r}.
@@ -184,6 +198,18 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
     return text
 
 
+def profile_file(settings: ClassSettings) -> Path:
+    return PROFILE_DIR / f"coursetools-class-{settings.course_id}.sh"
+
+
+def profile_text(settings: ClassSettings) -> str:
+    return PROFILE.format(
+        course_id=settings.course_id, instructor=settings.instructor,
+        users="|".join([settings.instructor, *sorted(settings.admins)]),
+        env_bin=settings.env_bin, config=settings.role_config_dir("instructor"),
+    )
+
+
 def assignment_name(lesson: Path) -> str:
     """``03_general_position.ipynb`` -> ``03-general-position`` (nbgrader's folder name)."""
     return lesson.stem.replace("_", "-")
@@ -264,6 +290,9 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
     _chown_tree(root, instructor.pw_uid, instructor.pw_gid)
     root.chmod(0o700)  # the gradebook and the solutions are the instructor's alone
     written.append(_install_sandbox_kernel(settings, instructor))
+    if PROFILE_DIR.is_dir():
+        _write(profile_file(settings), profile_text(settings), 0o644)
+        written.append(profile_file(settings))
     return written
 
 
@@ -341,7 +370,10 @@ def check_class(settings: ClassSettings) -> list[str]:
     if blocked:
         problems.append(
             f"{blocked} cannot be entered by other users, so students cannot run "
-            f"{settings.env_bin}: put the course environment under /opt or chmod o+x {blocked}"
+            f"{settings.env_bin} (its Python lives there): rebuild the environment from the "
+            f"system's Python (rm -r {settings.env_bin.parent} && /usr/bin/python3 -m venv "
+            f"{settings.env_bin.parent} && {settings.env_bin}/python -m pip install -e "
+            "'.[classroom]'), or chmod o+x " + blocked
         )
     if not settings.hub_config.is_file():
         problems.append(f"{settings.hub_config} is missing: rerun setup")
@@ -351,6 +383,9 @@ def check_class(settings: ClassSettings) -> list[str]:
         path = settings.role_config_dir(role) / "nbgrader_config.py"
         if not path.is_file() or path.read_text(encoding="utf-8") != nbgrader_config_text(settings, role):
             problems.append(f"{path} is missing or was edited: rerun setup")
+    profile = profile_file(settings)
+    if PROFILE_DIR.is_dir() and (not profile.is_file() or profile.read_text() != profile_text(settings)):
+        problems.append(f"{profile} is missing or was edited (the instructor's shell): rerun setup")
     page = settings.role_config_dir("student") / "labconfig" / "page_config.json"
     try:
         disabled = json.loads(page.read_text()).get("disabledExtensions", {})
@@ -466,13 +501,14 @@ def _check_sandbox(settings: ClassSettings, instructor: pwd.struct_passwd) -> li
     return []
 
 
-def run_as(settings: ClassSettings, user: str, args: list[str], **kwargs) -> subprocess.CompletedProcess:
+def run_as(settings: ClassSettings, user: str, args: list[str], extra_env: dict | None = None,
+           **kwargs) -> subprocess.CompletedProcess:
     """Run ``args`` as ``user`` with the environment the hub gives that user (needs root).
 
     Example: ``run_as(s, s.instructor, ["nbgrader", "release_assignment", "03-x"])``.
     """
     entry = _user(user)
-    env = settings.user_environment(user, Path(entry.pw_dir))
+    env = {**settings.user_environment(user, Path(entry.pw_dir)), **(extra_env or {})}
     cwd = settings.course_root if user == settings.instructor else Path(entry.pw_dir)
     return subprocess.run(
         ["runuser", "-u", user, "--", "env", "-i", *(f"{k}={v}" for k, v in env.items()), *args],
