@@ -416,6 +416,39 @@ def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkey
     assert scores == {"blank": 0, "edited": 0, "solved": 2}, scores
 
 
+def test_setup_refuses_an_exchange_folder_someone_made_first(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+    from coursetools.classroom.setup import EXCHANGE_COURSE_MODES, _make_exchange_course
+
+    if os.geteuid() != 0:
+        pytest.skip("chown needs root (the class test runs as root in CI)")
+    me, squatter = pwd.getpwuid(0), pwd.getpwnam("nobody")
+    settings = ClassSettings(class_dir=tmp_path / "class", instructor="root",
+                             course_root=tmp_path / "course", exchange_root=tmp_path / "exchange")
+    squatted = settings.exchange_course / "outbound"
+    squatted.mkdir(parents=True)
+    os.chown(squatted, squatter.pw_uid, squatter.pw_gid)
+    with pytest.raises(CourseToolsError, match="outbound belongs to uid 65534, not root: someone made it"):
+        _make_exchange_course(settings, me)
+    squatted.rmdir()
+    made = _make_exchange_course(settings, me)
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in made} == {
+        (settings.exchange_course / k).name: m for k, m in EXCHANGE_COURSE_MODES.items()}
+
+
+def test_check_says_how_to_fix_a_venv_under_root(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+    from coursetools.classroom.setup import check_class
+
+    closed = tmp_path / "closed"
+    (closed / "venv" / "bin").mkdir(parents=True)
+    closed.chmod(0o700)
+    settings = ClassSettings(class_dir=tmp_path / "class", instructor="teacher",
+                             course_root=tmp_path / "course", env_bin=closed / "venv" / "bin")
+    advice = [p for p in check_class(settings) if "cannot be entered by other users" in p]
+    assert len(advice) == 1 and "/usr/bin/python3 -m venv" in advice[0], advice
+
+
 # -- the machine: users, permissions, processes ----------------------------------------
 def _missing() -> list[str]:
     missing = []
@@ -425,7 +458,7 @@ def _missing() -> list[str]:
         missing.append("chromium (apt-get install chromium)")
     if shutil.which("configurable-http-proxy") is None:
         missing.append("configurable-http-proxy (npm install -g configurable-http-proxy)")
-    for tool in ("useradd", "userdel", "runuser"):
+    for tool in ("useradd", "userdel", "runuser", "bwrap"):
         if shutil.which(tool) is None:
             missing.append(tool)
     if not (Path(sys.executable).parent / "jupyterhub").exists():
