@@ -405,6 +405,14 @@ def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkey
         result = api.autograde("hw", student, force=True)
         assert result["success"], result.get("log")
         logs[student] = result["log"]
+    # A symbolic link in a submission (put there by hand: collect refuses them): not graded.
+    linked = course / "submitted" / "linked" / "hw"
+    linked.mkdir(parents=True)
+    nbformat.write(released, linked / "hw.ipynb")
+    (linked / "secret.txt").symlink_to(course / "source" / "hw" / "hw.ipynb")
+    result = api.autograde("hw", "linked", force=True)
+    assert not result["success"] and "secret.txt is a symbolic link" in result["log"], result["log"]
+    assert not (course / "autograded" / "linked" / "hw").exists()  # nbgrader removes a failed one
     changed = "Attribute 'checksum' for cell ex1-check has changed"
     assert changed not in logs["blank"] and changed not in logs["solved"], logs
     assert changed in logs["edited"], logs["edited"]

@@ -11,6 +11,10 @@ own ``ClearHiddenTests``, with the course's delimiters); when they agree it rest
 hidden tests quietly, and nbgrader's comparison then finds nothing. An edited check
 still differs, is still reported and is still replaced by the original.
 
+It also refuses to grade a submission whose folder holds a symbolic link (nbgrader's
+autograde would copy the file it points to, read as the instructor): collect already
+refuses such submissions; this covers a folder put in ``submitted/`` by hand.
+
 The instructor's ``nbgrader_config.py`` (written by ``setup``) puts it in place of
 ``OverwriteCells`` in ``Autograde.sanitize_preprocessors``.
 
@@ -22,8 +26,11 @@ Example
 
 from __future__ import annotations
 
+import os
+
 from nbformat.notebooknode import NotebookNode
 from nbgrader.api import MissingEntry
+from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, OverwriteCells
 from traitlets.config import Config
 
@@ -46,6 +53,19 @@ def released_source(source: str, config: Config | None = None) -> str:
 
 class ReleasedOverwriteCells(OverwriteCells):
     """nbgrader's ``OverwriteCells``, silent on a locked cell left as it was released."""
+
+    def preprocess(self, nb, resources):  # noqa: D102 - nbgrader's, after the link check
+        info = resources.get("nbgrader", {})
+        if "student" in info:
+            coursedir = CourseDirectory(config=self.config)
+            folder = coursedir.format_path(coursedir.submitted_directory, info["student"],
+                                           info["assignment"])
+            for root, dirs, files in os.walk(folder):
+                for name in dirs + files:
+                    path = os.path.join(root, name)
+                    if os.path.islink(path):
+                        raise RuntimeError(f"refusing to grade {folder}: {path} is a symbolic link")
+        return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, cell_index):  # noqa: D102 - nbgrader's
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
