@@ -756,11 +756,13 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
     # The guide's setup line plus test-only options (no --ip: the default must be loopback).
     from coursetools.classroom.setup import EXCHANGE_COURSE_MODES, profile_file
 
-    classroom(class_dir, "setup", "--instructor", instructor, "--exchange", str(exchange),
-              "--course-id", f"pc-{tag}", "--course-root", str(homes[instructor] / "perceptron-course"),
-              "--port", str(port), "--hub-port", str(hub_port),
-              "--proxy-api-port", str(proxy_port), "--lesson", "3",
-              "--authenticator", "dummy", "--test-password", PASSWORD)
+    setup_line = blocks["setup"][0].strip()
+    assert setup_line.endswith(" setup --instructor teacher"), setup_line
+    run_root_block(
+        setup_line.replace("--instructor teacher", f"--instructor {instructor}")
+        + f" --exchange {exchange} --course-id pc-{tag} --course-root {homes[instructor]}/perceptron-course"
+        f" --port {port} --hub-port {hub_port} --proxy-api-port {proxy_port} --lesson 3"
+        f" --authenticator dummy --test-password {PASSWORD}", class_dir, root_home)
     settings = load_settings(class_dir)
     machine.files.append(profile_file(settings))
     assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
@@ -817,7 +819,10 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
     # The hub, as root, on loopback.
     log = (tmp_path / "hub.log").open("w")
     env = dict(os.environ, PATH=f"{settings.env_bin}:{os.environ.get('PATH', '')}")
-    hub = subprocess.Popen([str(settings.env_bin / "jupyterhub"), "-f", str(settings.hub_config)],
+    # The guide's command, in the test's folders (class folder, repository).
+    assert blocks["service"][0].strip() == (
+        "cd /srv/perceptron-course && /opt/perceptron-course/.venv/bin/jupyterhub -f jupyterhub_config.py")
+    hub = subprocess.Popen([str(ROOT / ".venv" / "bin" / "jupyterhub"), "-f", "jupyterhub_config.py"],
                            cwd=class_dir, stdout=log, stderr=subprocess.STDOUT, env=env,
                            start_new_session=True)
     machine.procs.append(hub)

@@ -33,7 +33,6 @@ import subprocess
 from pathlib import Path
 
 from coursetools._common import CourseToolsError, lesson_notebooks
-from coursetools.classroom.autograde import SANITIZE
 from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
 from coursetools.classroom.settings import ClassSettings
 
@@ -193,6 +192,8 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
         role=role, course_id=settings.course_id, exchange_root=str(settings.exchange_root)
     )
     if role == "instructor":
+        from coursetools.classroom.autograde import SANITIZE  # imports nbgrader: only here
+
         text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
                                         sanitize=SANITIZE)
     return text
