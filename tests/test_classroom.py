@@ -131,6 +131,16 @@ def test_hub_config_binds_loopback_by_default_and_check_flags_plain_http(tmp_pat
         ClassSettings(**base, ssl_cert=str(cert))
 
 
+def test_setup_refuses_a_system_account_as_instructor(tmp_path) -> None:
+    from coursetools.classroom.settings import ClassSettings
+    from coursetools.classroom.setup import write_class
+
+    settings = ClassSettings(class_dir=tmp_path / "class", instructor="root", course_root=tmp_path / "c")
+    with pytest.raises(CourseToolsError, match="'root' is a system account"):
+        write_class(settings, [])
+    assert not (tmp_path / "class").exists()
+
+
 # -- roster and exports: bad input gives one line and changes nothing ---------------------
 @pytest.mark.parametrize("sid", ["root", "nobody", "www-data"])
 def test_roster_refuses_system_accounts_by_name(sid) -> None:

@@ -244,9 +244,15 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
     Existing lesson sources in the course folder are kept (the instructor may have
     edited them); everything else ``setup`` owns is rewritten.
     """
+    from coursetools.classroom.roster import system_account
+
     instructor = _user(settings.instructor)
     for admin in settings.admins:
         _user(admin)
+    for name in (settings.instructor, *settings.admins):
+        problem = system_account(name)
+        if problem:  # the hub's admin logs in with a password and runs autograde
+            raise CourseToolsError(f"--instructor/--admin {name!r} {problem}: use a person's account")
     if os.geteuid() != 0:
         raise CourseToolsError("setup writes system folders and owners: run it as root (sudo)")
     lessons = lesson_notebooks() if lessons is None else lessons
