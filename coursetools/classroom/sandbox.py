@@ -86,7 +86,8 @@ def python_roots() -> list[Path]:
             roots.add(Path(entry).resolve())
     # A symlinked folder (a venv linked into a worktree) is needed under both names.
     roots |= {p.resolve() for p in roots}
-    return sorted(p for p in roots if p.exists())
+    # Never the whole file system (a PYTHONPATH of "/"): the sandbox mounts what it names.
+    return sorted(p for p in roots if p.exists() and p != Path("/"))
 
 
 def _inside(path: Path, root: Path) -> bool:
