@@ -274,6 +274,38 @@ def test_collect_refuses_forged_linked_and_future_submissions(tmp_path) -> None:
     assert "no user" in problem_of(good, "pc-no-such-user", parse_stamp(stamp), now)
 
 
+def test_safe_collect_takes_the_latest_genuine_submission(tmp_path, monkeypatch) -> None:
+    from nbgrader.coursedir import CourseDirectory
+
+    from coursetools.classroom.exchange import REFUSED_LOG, SafeCollect
+
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    other = "nobody" if me != "nobody" else "root"
+    inbound = tmp_path / "exchange" / "c" / "inbound"
+    now = datetime.now(UTC)
+    older, newer = (f"{now - timedelta(seconds=s):%Y-%m-%d %H:%M:%S.%f} UTC" for s in (60, 30))
+    _submission(inbound, me, older)
+    linked = _submission(inbound / "l", me, newer)  # my newer one, with a link: refused
+    (linked / "x").symlink_to("/etc/passwd")
+    linked.rename(inbound / linked.name)
+    _submission(inbound / "t", me, "2030-01-01 00:00:00.000000 UTC").rename(
+        inbound / f"{me}+hw+2030-01-01 00:00:00.000000 UTC+abc123")
+    _submission(inbound / "f", other, newer).rename(inbound / f"{other}+hw+{newer}+abc123")
+    (inbound / f"{me}+hw+garbage+x").mkdir()
+    course = tmp_path / "course"
+    course.mkdir()
+    cd = CourseDirectory(root=str(course), course_id="c", assignment_id="hw")
+    collect = SafeCollect(coursedir=cd, authenticator=None, root=str(tmp_path / "exchange"))
+    for _ in range(2):  # a second collect reports again but records each folder once
+        collect.init_src()
+        assert [(r["username"], r["filename"].split("+")[2]) for r in collect.src_records] == [(me, older)]
+    lines = (course / REFUSED_LOG).read_text().splitlines()
+    assert len(lines) == 4, lines
+    assert sum(f"(claims {other}, owned by {me}): names {other} but the folder belongs to {me}" in x
+               for x in lines) == 1
+
+
 # -- the grading sandbox (real bubblewrap, real kernel) --------------------------------------
 PLANTED = r"""
 import json, os, subprocess

@@ -156,6 +156,9 @@ class SafeCollect(ExchangeCollect):
         self.log.error("Refused submission: %s", line)
         log = Path(self.coursedir.root) / REFUSED_LOG
         try:
+            known = log.read_text(encoding="utf-8") if log.is_file() else ""
+            if f" refused {folder.name!r} " in known:
+                return  # recorded by an earlier collect: one line per forged folder
             with log.open("a", encoding="utf-8") as f:
                 f.write(line + "\n")
             log.chmod(0o600)
