@@ -392,6 +392,34 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     assert r.returncode == 2 and "symbolic link" in r.stderr and "shadow" in r.stderr, r.stderr
 
 
+def test_sandbox_kernel_that_sleeps_past_its_wall_clock_is_killed(tmp_path) -> None:
+    import json
+
+    from jupyter_client.manager import start_new_kernel
+
+    from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
+
+    spec = kernel_spec(sys.executable, [])
+    spec["argv"] += ["--wall-seconds", "8"]
+    path = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(spec))
+    old = os.environ.get("JUPYTER_PATH")
+    os.environ["JUPYTER_PATH"] = str(tmp_path / "share")
+    try:
+        km, kc = start_new_kernel(kernel_name=KERNEL_NAME, cwd=str(tmp_path), startup_timeout=60)
+    finally:
+        os.environ.pop("JUPYTER_PATH") if old is None else os.environ.update(JUPYTER_PATH=old)
+    try:
+        kc.execute("import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(120)")
+        end = time.monotonic() + 60
+        while km.is_alive() and time.monotonic() < end:
+            time.sleep(0.5)
+        assert not km.is_alive(), "the sleeping kernel outlived its wall-clock limit"
+    finally:
+        km.shutdown_kernel(now=True)
+
+
 # -- autograde with the class's instructor config (sandbox kernel, checksum rule) -------
 def _hw_notebook():
     meta = {"grade": False, "solution": True, "locked": False, "grade_id": "ex1-answer",

@@ -15,7 +15,8 @@ Debian package ``bubblewrap``), which gives it:
   they lie inside something mounted (an exchange under ``/usr/local``, say);
 * new user, PID, IPC, UTS and cgroup namespaces: it runs as ``nobody`` without
   capabilities, sees only its own processes and cannot make namespaces of its own;
-* limits (``prlimit``): CPU seconds, address space, processes, file size, open files.
+* limits (``prlimit``): CPU seconds, address space, processes, file size, open files;
+  and a wall-clock limit (``timeout``) for a kernel that sleeps and ignores interrupts.
 
 It shares the machine's network (it talks to nbgrader over loopback TCP). A submission
 folder holding a symbolic link is refused before anything runs. If ``bwrap`` is missing
@@ -57,6 +58,7 @@ class Limits:
     """Per grading kernel; sized for a class (a lesson's Run All takes ~15 CPU-seconds)."""
 
     cpu_seconds: int = 300
+    wall_seconds: int = 1800  # a kernel that sleeps and ignores interrupts: killed
     memory_bytes: int = 3 * 1024 * MiB  # address space: numpy and matplotlib map ~1 GiB
     processes: int = 64
     file_bytes: int = 64 * MiB
@@ -65,6 +67,7 @@ class Limits:
 
     def prlimit_args(self) -> list[str]:
         return [
+            "timeout", "--signal=KILL", str(self.wall_seconds),
             "prlimit", f"--cpu={self.cpu_seconds}", f"--as={self.memory_bytes}",
             f"--nproc={self.processes}", f"--fsize={self.file_bytes}",
             f"--nofile={self.open_files}", "--core=0", "--",
@@ -170,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("connection_file", type=Path)
     p.add_argument("--hide", type=Path, action="append", default=[],
                    help="a folder the kernel must not see (repeatable)")
+    p.add_argument("--wall-seconds", type=int, default=Limits.wall_seconds,
+                   help=f"kill the kernel after this long (default {Limits.wall_seconds})")
     args, extra = p.parse_known_args(argv)
     # The kernel starts in the folder of the notebook being graded: refuse links there.
     links = symlinks_in(Path.cwd())
@@ -182,7 +187,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     hide = [h.resolve() for h in args.hide] + [Path.home().resolve()]
-    cmd = bwrap_command(args.connection_file.resolve(), hide=hide, limits=Limits(),
+    cmd = bwrap_command(args.connection_file.resolve(), hide=hide,
+                        limits=Limits(wall_seconds=args.wall_seconds),
                         python=sys.executable, ro_paths=python_roots(), extra=extra)
     os.execvp(cmd[0], cmd)  # bwrap replaces this process; the kernel manager watches it
     return 1  # pragma: no cover - execvp does not return
