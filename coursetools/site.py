@@ -59,6 +59,7 @@ from coursetools.mathjax import STARTUP, chtml_config, copy_mathjax
 from coursetools.page_weight import first_load_bytes
 from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
+from coursetools.site_safety import refuse_unsafe
 
 DEFAULT_OUT = "site"
 REPO_URL = f"https://github.com/{REPO}"
@@ -526,6 +527,8 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
     index_nb = None
     players = players or {}
+    for path in notebooks:  # every lesson checked before anything is written
+        refuse_unsafe(nbformat.read(path, as_version=4), f"notebooks/{path.name}")
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         site_nb = site_notebook(nb, path.stem, players.get(path.stem))

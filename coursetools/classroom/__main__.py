@@ -33,7 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--course-root", type=Path, help="course folder (default ~INSTRUCTOR/COURSE_ID)")
     s.add_argument("--exchange", type=Path, default=Path("/srv/nbgrader/exchange"),
                    help="nbgrader's exchange root (default /srv/nbgrader/exchange)")
-    s.add_argument("--ip", default="0.0.0.0", help="address the hub listens on (default all)")
+    s.add_argument("--ip", default="127.0.0.1",
+                   help="address the hub listens on (default loopback, behind the HTTPS proxy)")
+    s.add_argument("--ssl-cert", default="", help="TLS certificate (PEM) when the hub itself serves HTTPS")
+    s.add_argument("--ssl-key", default="", help="TLS key (PEM) for --ssl-cert")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--hub-port", type=int, default=8081, help="the hub's internal API port")
     s.add_argument("--proxy-api-port", type=int, default=8001, help="the proxy's internal API port")
@@ -87,6 +90,7 @@ def main(argv: list[str] | None = None) -> None:
             course_root=args.course_root, exchange_root=args.exchange.resolve(), ip=args.ip,
             port=args.port, hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
             authenticator=args.authenticator, test_password=args.test_password, admins=args.admin,
+            ssl_cert=args.ssl_cert, ssl_key=args.ssl_key,
         )
         written = write_class(settings, _lessons(args.lesson))
         for path in written:
@@ -105,7 +109,8 @@ def main(argv: list[str] | None = None) -> None:
         if problems:
             raise CourseToolsError("\n  " + "\n  ".join(problems))
         print(f"ok: class {settings.course_id!r} in {settings.class_dir}, exchange {settings.exchange_root}, "
-              f"course {settings.course_root}, hub on http://{settings.ip}:{settings.port}")
+              f"course {settings.course_root}, hub on "
+              f"{'https' if settings.ssl_cert else 'http'}://{settings.ip}:{settings.port}")
     elif args.command == "roster":
         from coursetools.classroom.roster import import_roster
 
@@ -122,7 +127,11 @@ def main(argv: list[str] | None = None) -> None:
 
         found = edited_checks(settings, args.assignment)
         for e in found:
-            print(f"{e.student}: {e.notebook}: check cell {e.cell} was edited (autograde ran the original)")
+            if e.problem:
+                print(f"{e.student}: {e.notebook}: {e.problem}: look at this submission by hand")
+            else:
+                print(f"{e.student}: {e.notebook}: check cell {e.cell} was edited "
+                      "(autograde ran the original)")
         if not found:
             print(f"no edited check cell in the submissions of {args.assignment}")
 

@@ -89,6 +89,19 @@ def _source_order(settings: ClassSettings, assignment: str, notebook: str) -> di
     return {c.metadata.get("nbgrader", {}).get("grade_id"): i for i, c in enumerate(nb.cells)}
 
 
+#: A cell starting with one of these is a formula to Excel, LibreOffice and Sheets.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value: str) -> str:
+    """A name or address as a spreadsheet shows it, never as a formula (OWASP's rule).
+
+    >>> text_cell("=HYPERLINK(1)"), text_cell("Ada")
+    ("'=HYPERLINK(1)", 'Ada')
+    """
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
 def _fmt(value: float | None) -> str:
     if value is None:
         return ""
@@ -106,15 +119,16 @@ def write_grades(settings: ClassSettings, out: Path, fmt: str, per: str = "exerc
     with out.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         if fmt == "canvas":
-            w.writerow(CANVAS_ID_COLUMNS + columns)
+            w.writerow(CANVAS_ID_COLUMNS + [text_cell(c) for c in columns])
             w.writerow(["Points Possible", "", "", "", ""] + [_fmt(possible[c]) for c in columns])
             for r in rows:
-                w.writerow([f"{r.last_name}, {r.first_name}", "", r.id, r.email, ""]
+                w.writerow([text_cell(f"{r.last_name}, {r.first_name}"), "", text_cell(r.id),
+                            text_cell(r.email), ""]
                            + [_fmt(r.scores.get(c)) for c in columns])
         else:
-            w.writerow(MOODLE_ID_COLUMNS + columns)
+            w.writerow(MOODLE_ID_COLUMNS + [text_cell(c) for c in columns])
             for r in rows:
-                w.writerow([r.id, r.first_name, r.last_name, r.email]
+                w.writerow([text_cell(v) for v in (r.id, r.first_name, r.last_name, r.email)]
                            + [_fmt(r.scores.get(c)) for c in columns])
     return out
 
@@ -124,6 +138,8 @@ class EditedCell:
     student: str
     notebook: str
     cell: str
+    #: Set when the submission could not be read: then ``cell`` is empty.
+    problem: str = ""
 
 
 def edited_checks(settings: ClassSettings, assignment: str) -> list[EditedCell]:
@@ -134,8 +150,6 @@ def edited_checks(settings: ClassSettings, assignment: str) -> list[EditedCell]:
     tests are removed, so they never match a student's copy). Autograde restores such
     cells before running them, so an edited check earns nothing; this lists who tried.
     """
-    from nbgrader.utils import compute_checksum
-
     submitted = settings.course_root / "submitted"
     released = settings.course_root / "release" / assignment
     if not released.is_dir():
@@ -150,15 +164,24 @@ def edited_checks(settings: ClassSettings, assignment: str) -> list[EditedCell]:
     for folder in sorted(submitted.glob(f"*/{assignment}")):
         student = folder.parent.name
         for path in sorted(folder.glob("*.ipynb")):
-            nb = nbformat.read(path, as_version=4)
-            present = set()
-            for cell in nb.cells:
-                name = cell.metadata.get("nbgrader", {}).get("grade_id")
-                key = (path.stem, name)
-                if key in sources:
-                    present.add(key)
-                    if compute_checksum(cell) != sources[key]:
-                        found.append(EditedCell(student, path.stem, name))
-            for key in sorted(set(k for k in sources if k[0] == path.stem) - present):
-                found.append(EditedCell(student, path.stem, f"{key[1]} (deleted)"))
+            try:
+                found += _edited_in(nbformat.read(path, as_version=4), path.stem, student, sources)
+            except Exception as exc:  # noqa: BLE001 - any corruption: report it, carry on
+                found.append(EditedCell(student, path.stem, "", f"unreadable ({type(exc).__name__})"))
+    return found
+
+
+def _edited_in(nb, stem: str, student: str, sources: dict) -> list[EditedCell]:
+    from nbgrader.utils import compute_checksum
+
+    found, present = [], set()
+    for cell in nb.cells:
+        name = cell.metadata.get("nbgrader", {}).get("grade_id")
+        key = (stem, name)
+        if key in sources:
+            present.add(key)
+            if compute_checksum(cell) != sources[key]:
+                found.append(EditedCell(student, stem, name))
+    for key in sorted(set(k for k in sources if k[0] == stem) - present):
+        found.append(EditedCell(student, stem, f"{key[1]} (deleted)"))
     return found

@@ -26,6 +26,13 @@ from coursetools._common import CourseToolsError
 from coursetools.classroom.settings import NAME_RE, ClassSettings
 
 COLUMNS = ("id", "first name", "last name", "email")
+#: Longer fields are refused (a name or an address never needs more).
+MAX_FIELD = 200
+#: Accounts that are never students, whatever their uid.
+SYSTEM_NAMES = {"root", "nobody", "daemon", "bin", "sys", "sync", "games", "man", "lp", "mail",
+                "news", "uucp", "proxy", "www-data", "backup", "list", "irc", "gnats", "sshd"}
+#: Debian's first uid for people (adduser's FIRST_UID); lower ones are system accounts.
+FIRST_UID = 1000
 EMAIL_RE = re.compile(r"^[^@\s,]+@[^@\s,]+\.[^@\s,]+$")
 
 
@@ -57,10 +64,23 @@ def read_roster(stream: TextIO, name: str = "roster") -> list[Student]:
         )
     students: list[Student] = []
     seen: dict[str, int] = {}
-    for number, row in enumerate(reader, start=2):
+    number = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:  # a field over csv's limit, a NUL byte, a broken quote
+            raise CourseToolsError(f"{name}, line {reader.line_num}: not a CSV line ({exc})") from None
+        number = reader.line_num
         if not any(cell.strip() for cell in row):
             continue  # blank line
         where = f"{name}, line {number}"
+        long = [i for i, cell in enumerate(row) if len(cell) > MAX_FIELD]
+        if long:
+            raise CourseToolsError(
+                f"{where}: field {long[0] + 1} has {len(row[long[0]])} characters (at most {MAX_FIELD})"
+            )
         if len(row) != len(COLUMNS):
             raise CourseToolsError(
                 f"{where}: {len(row)} fields, expected {len(COLUMNS)} ({', '.join(COLUMNS)})"
@@ -71,6 +91,8 @@ def read_roster(stream: TextIO, name: str = "roster") -> list[Student]:
                 f"{where}: id {sid!r} is not a login name (lower-case letters, digits, '_', '-'; "
                 "starting with a letter or '_'; at most 32 characters)"
             )
+        if sid in SYSTEM_NAMES:
+            raise CourseToolsError(f"{where}: id {sid!r} is a system account, never a student")
         if sid in seen:
             raise CourseToolsError(f"{where}: id {sid!r} already on line {seen[sid]}")
         seen[sid] = number
@@ -82,6 +104,21 @@ def read_roster(stream: TextIO, name: str = "roster") -> list[Student]:
     if not students:
         raise CourseToolsError(f"{name}: no student after the header")
     return students
+
+
+def system_account(name: str) -> str | None:
+    """Why ``name`` is a system account (never a student), or None."""
+    import pwd
+
+    if name in SYSTEM_NAMES:
+        return "is a system account"
+    try:
+        uid = pwd.getpwnam(name).pw_uid
+    except KeyError:
+        return None  # no account yet: created later (or by LDAP); the hub checks at login
+    if uid < FIRST_UID or uid == 65534:
+        return f"is a system account (uid {uid} < {FIRST_UID})"
+    return None
 
 
 def import_roster(settings: ClassSettings, csv_path: Path) -> list[Student]:
@@ -100,6 +137,10 @@ def import_roster(settings: ClassSettings, csv_path: Path) -> list[Student]:
     students = read_roster(io.StringIO(text, newline=""), str(csv_path))
     if settings.instructor in {s.id for s in students}:
         raise CourseToolsError(f"{csv_path}: the instructor {settings.instructor!r} is not a student")
+    for s in students:
+        problem = system_account(s.id)
+        if problem:
+            raise CourseToolsError(f"{csv_path}: id {s.id!r} {problem}; nothing imported")
 
     db = settings.course_root / "gradebook.db"
     with Gradebook(settings.gradebook_url) as gb:
@@ -115,6 +156,10 @@ def import_roster(settings: ClassSettings, csv_path: Path) -> list[Student]:
         except Exception:
             session.rollback()
             raise
+        # The hub's allowed users: every student of the gradebook, not this file only
+        # (a second import adds students; it never locks out the first file's).
+        everyone = sorted(((r.id, r.first_name or "", r.last_name or "", r.email or "")
+                           for r in session.query(GbStudent)), key=lambda r: r[0])
     owner = settings.course_root.stat()
     if os.geteuid() == 0:  # created by root: give the gradebook back to the instructor
         os.chown(db, owner.st_uid, owner.st_gid)
@@ -124,7 +169,7 @@ def import_roster(settings: ClassSettings, csv_path: Path) -> list[Student]:
     with tmp.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["id", "first_name", "last_name", "email"])
-        writer.writerows([s.id, s.first_name, s.last_name, s.email] for s in students)
+        writer.writerows(everyone)
     tmp.chmod(0o600)
     os.replace(tmp, settings.roster_file)
     return students

@@ -2,7 +2,8 @@
 
 Example
 -------
->>> s = ClassSettings(class_dir=Path("/srv/perceptron-course"), instructor="alice")
+>>> s = ClassSettings(class_dir=Path("/srv/perceptron-course"), instructor="alice",
+...                   course_root=Path("/home/alice/perceptron-course"))
 >>> s.role_config_dir("student")
 PosixPath('/srv/perceptron-course/jupyter/student')
 """
@@ -35,7 +36,8 @@ class ClassSettings:
     course_id: str = "perceptron-course"
     course_root: Path | None = None  # default: ~instructor/<course_id>
     exchange_root: Path = Path("/srv/nbgrader/exchange")
-    ip: str = "0.0.0.0"
+    #: Loopback by default: the guide's HTTPS proxy (Caddy) in front forwards to it.
+    ip: str = "127.0.0.1"
     port: int = 8000
     hub_port: int = 8081
     proxy_api_port: int = 8001
@@ -46,6 +48,9 @@ class ClassSettings:
     env_bin: Path = field(default_factory=lambda: Path(sys.executable).parent)
     #: Extra administrators of the hub (the instructor always is one).
     admins: list[str] = field(default_factory=list)
+    #: TLS in the hub itself (PEM files), for a hub that listens beyond loopback.
+    ssl_cert: str = ""
+    ssl_key: str = ""
 
     def __post_init__(self) -> None:
         self.class_dir = Path(self.class_dir)
@@ -72,6 +77,8 @@ class ClassSettings:
             )
         if self.authenticator == "pam" and self.test_password:
             raise CourseToolsError("--test-password is only for --authenticator dummy (tests)")
+        if bool(self.ssl_cert) != bool(self.ssl_key):
+            raise CourseToolsError("--ssl-cert and --ssl-key go together")
         ports = (self.port, self.hub_port, self.proxy_api_port)
         if len(set(ports)) != 3 or not all(0 < p < 65536 for p in ports):
             raise CourseToolsError(f"ports {ports}: three different ports in 1..65535")
@@ -99,6 +106,16 @@ class ClassSettings:
         if role not in ROLES:
             raise ValueError(f"role must be one of {ROLES}, got {role!r}")
         return self.class_dir / "jupyter" / role
+
+    @property
+    def exchange_course(self) -> Path:
+        """The course's folder in nbgrader's exchange (inbound, outbound, feedback)."""
+        return self.exchange_root / self.course_id
+
+    @property
+    def hidden_from_grading(self) -> list[Path]:
+        """What the grading sandbox covers even where it lies inside a mounted folder."""
+        return [Path(self.course_root), self.exchange_root, self.class_dir]
 
     def role_of(self, user: str) -> str:
         return "instructor" if user == self.instructor else "student"

@@ -33,6 +33,7 @@ import subprocess
 from pathlib import Path
 
 from coursetools._common import CourseToolsError, lesson_notebooks
+from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
 from coursetools.classroom.settings import ClassSettings
 
 #: What students must not see: nbgrader's instructor menus and their server handlers.
@@ -56,6 +57,27 @@ NBGRADER_SERVER = (
     "nbgrader.server_extensions.course_list",
 )
 EXCHANGE_MODE = 0o1777
+#: The course's folders in the exchange, made by setup and owned by the instructor, so
+#: that nobody can create them first (nbgrader would then refuse to release). The modes
+#: are nbgrader's own (release_assignment, release_feedback) with the sticky bit added to
+#: inbound: students write there without reading it, and none can rename or delete
+#: another's submission.
+EXCHANGE_COURSE_MODES = {"": 0o755, "outbound": 0o755, "inbound": 0o3733, "feedback": 0o711}
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+#: Login shells read these: ``sudo -u teacher -i`` (or ssh) gets the hub's environment.
+PROFILE_DIR = Path("/etc/profile.d")
+
+PROFILE = '''\
+# Written by `python -m coursetools.classroom setup` for the course {course_id!r}: the
+# instructor's login shell (sudo -u {instructor} -i, ssh) gets what the hub gives their
+# JupyterLab: the course's nbgrader on PATH and the instructor's nbgrader configuration.
+case "$(id -un)" in
+    {users})
+        export PATH="{env_bin}:$PATH"
+        export JUPYTER_CONFIG_PATH="{config}"
+        ;;
+esac
+'''
 
 HUB_CONFIG = '''\
 # jupyterhub_config.py for the course {course_id!r}.
@@ -71,8 +93,9 @@ INSTRUCTOR = {instructor!r}
 ADMINS = {{INSTRUCTOR, *{admins!r}}}
 ENV_BIN = {env_bin!r}
 
-# Where the hub listens; its own API and the proxy's API stay on localhost.
-c.JupyterHub.bind_url = "http://{ip}:{port}"
+# Where the hub listens (loopback by default, behind the HTTPS proxy of the guide); its
+# own API and the proxy's API stay on localhost.
+c.JupyterHub.bind_url = "{scheme}://{ip}:{port}"{ssl_lines}
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = {hub_port}
 c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{proxy_api_port}"
@@ -133,9 +156,15 @@ c.Exchange.root = {exchange_root!r}
 
 INSTRUCTOR_EXTRA = '''\
 c.CourseDirectory.root = {course_root!r}
-# The lessons import perclib: run them in the course environment's kernel.
-c.ExecutePreprocessor.kernel_name = "python3"
-c.ExecutePreprocessor.timeout = 600
+# Autograde runs each submission in the grading sandbox (coursetools.classroom.sandbox:
+# bubblewrap, no course folder, limits), a cell at most 120 s.
+c.ExecutePreprocessor.kernel_name = {kernel_name!r}
+c.ExecutePreprocessor.timeout = 120
+# Collect refuses forged, foreign, linked and future-dated submissions (and reports them).
+c.ExchangeFactory.collect = "coursetools.classroom.exchange.SafeCollect"
+# A check cell is "changed" only when it differs from what the student was given (nbgrader
+# compares with the source before its hidden tests were removed: a false alarm each time).
+c.Autograde.sanitize_preprocessors = {sanitize!r}
 '''
 
 
@@ -144,10 +173,15 @@ def hub_config_text(settings: ClassSettings) -> str:
         auth = DUMMY_LINES.format(password=settings.test_password)
     else:
         auth = PAM_LINES
+    ssl = ""
+    if settings.ssl_cert:
+        ssl = (f"\nc.JupyterHub.ssl_cert = {settings.ssl_cert!r}"
+               f"\nc.JupyterHub.ssl_key = {settings.ssl_key!r}")
     return HUB_CONFIG.format(
         course_id=settings.course_id, class_dir=str(settings.class_dir),
         instructor=settings.instructor, admins=sorted(settings.admins),
         env_bin=str(settings.env_bin), ip=settings.ip, port=settings.port,
+        scheme="https" if settings.ssl_cert else "http", ssl_lines=ssl,
         hub_port=settings.hub_port, proxy_api_port=settings.proxy_api_port,
         authenticator_lines=auth,
     )
@@ -158,8 +192,23 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
         role=role, course_id=settings.course_id, exchange_root=str(settings.exchange_root)
     )
     if role == "instructor":
-        text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root))
+        from coursetools.classroom.autograde import SANITIZE  # imports nbgrader: only here
+
+        text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
+                                        sanitize=SANITIZE)
     return text
+
+
+def profile_file(settings: ClassSettings) -> Path:
+    return PROFILE_DIR / f"coursetools-class-{settings.course_id}.sh"
+
+
+def profile_text(settings: ClassSettings) -> str:
+    return PROFILE.format(
+        course_id=settings.course_id, instructor=settings.instructor,
+        users="|".join([settings.instructor, *sorted(settings.admins)]),
+        env_bin=settings.env_bin, config=settings.role_config_dir("instructor"),
+    )
 
 
 def assignment_name(lesson: Path) -> str:
@@ -195,9 +244,15 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
     Existing lesson sources in the course folder are kept (the instructor may have
     edited them); everything else ``setup`` owns is rewritten.
     """
+    from coursetools.classroom.roster import system_account
+
     instructor = _user(settings.instructor)
     for admin in settings.admins:
         _user(admin)
+    for name in (settings.instructor, *settings.admins):
+        problem = system_account(name)
+        if problem:  # the hub's admin logs in with a password and runs autograde
+            raise CourseToolsError(f"--instructor/--admin {name!r} {problem}: use a person's account")
     if os.geteuid() != 0:
         raise CourseToolsError("setup writes system folders and owners: run it as root (sudo)")
     lessons = lesson_notebooks() if lessons is None else lessons
@@ -229,6 +284,7 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
     settings.exchange_root.mkdir(parents=True, exist_ok=True)
     settings.exchange_root.chmod(EXCHANGE_MODE)
     written.append(settings.exchange_root)
+    written += _make_exchange_course(settings, instructor)
 
     root = settings.course_root
     root.mkdir(parents=True, exist_ok=True)
@@ -240,7 +296,61 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
             written.append(target)
     _chown_tree(root, instructor.pw_uid, instructor.pw_gid)
     root.chmod(0o700)  # the gradebook and the solutions are the instructor's alone
+    written.append(_install_sandbox_kernel(settings, instructor))
+    if PROFILE_DIR.is_dir():
+        _write(profile_file(settings), profile_text(settings), 0o644)
+        written.append(profile_file(settings))
     return written
+
+
+def _make_exchange_course(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[Path]:
+    """The course's exchange folders, owned by the instructor, in nbgrader's modes."""
+    made = []
+    for sub, mode in EXCHANGE_COURSE_MODES.items():
+        path = settings.exchange_course / sub if sub else settings.exchange_course
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            raise CourseToolsError(f"{path} is not a folder: someone put it there; remove it, rerun setup")
+        if path.exists() and path.stat().st_uid != instructor.pw_uid:
+            owner = path.stat().st_uid
+            raise CourseToolsError(
+                f"{path} belongs to uid {owner}, not {instructor.pw_name}: someone made it before "
+                "setup; look at what it holds, remove it (rm -r), rerun setup"
+            )
+        path.mkdir(exist_ok=True)
+        os.chown(path, instructor.pw_uid, instructor.pw_gid)
+        path.chmod(mode)
+        made.append(path)
+    return made
+
+
+def sandbox_kernel_file(settings: ClassSettings, home: Path) -> Path:
+    """Where the instructor's grading kernel spec lives (their Jupyter data folder)."""
+    return home / ".local" / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json"
+
+
+def sandbox_kernel_text(settings: ClassSettings) -> str:
+    spec = kernel_spec(str(settings.env_bin / "python"), settings.hidden_from_grading)
+    return json.dumps(spec, indent=2) + "\n"
+
+
+def _install_sandbox_kernel(settings: ClassSettings, instructor: pwd.struct_passwd) -> Path:
+    home = Path(instructor.pw_dir)
+    path = sandbox_kernel_file(settings, home)
+    for folder in [*reversed(path.parent.relative_to(home).parents), path.parent.relative_to(home)]:
+        if str(folder) == ".":
+            continue
+        target = home / folder
+        if target.is_symlink():
+            raise CourseToolsError(f"{target} is a symbolic link: setup will not write through it")
+        if not target.exists():
+            target.mkdir(mode=0o755)
+            os.chown(target, instructor.pw_uid, instructor.pw_gid)
+    if path.is_symlink():  # root never writes through a link the instructor could plant
+        path.unlink()
+    path.write_text(sandbox_kernel_text(settings), encoding="utf-8")
+    os.chown(path, instructor.pw_uid, instructor.pw_gid)
+    path.chmod(0o644)
+    return path
 
 
 # -- check ---------------------------------------------------------------------------
@@ -267,7 +377,10 @@ def check_class(settings: ClassSettings) -> list[str]:
     if blocked:
         problems.append(
             f"{blocked} cannot be entered by other users, so students cannot run "
-            f"{settings.env_bin}: put the course environment under /opt or chmod o+x {blocked}"
+            f"{settings.env_bin} (its Python lives there): rebuild the environment from the "
+            f"system's Python (rm -r {settings.env_bin.parent} && /usr/bin/python3 -m venv "
+            f"{settings.env_bin.parent} && {settings.env_bin}/python -m pip install -e "
+            "'.[classroom]'), or chmod o+x " + blocked
         )
     if not settings.hub_config.is_file():
         problems.append(f"{settings.hub_config} is missing: rerun setup")
@@ -277,6 +390,9 @@ def check_class(settings: ClassSettings) -> list[str]:
         path = settings.role_config_dir(role) / "nbgrader_config.py"
         if not path.is_file() or path.read_text(encoding="utf-8") != nbgrader_config_text(settings, role):
             problems.append(f"{path} is missing or was edited: rerun setup")
+    profile = profile_file(settings)
+    if PROFILE_DIR.is_dir() and (not profile.is_file() or profile.read_text() != profile_text(settings)):
+        problems.append(f"{profile} is missing or was edited (the instructor's shell): rerun setup")
     page = settings.role_config_dir("student") / "labconfig" / "page_config.json"
     try:
         disabled = json.loads(page.read_text()).get("disabledExtensions", {})
@@ -299,6 +415,12 @@ def check_class(settings: ClassSettings) -> list[str]:
     except KeyError:
         problems.append(f"no system user {settings.instructor!r}: sudo adduser {settings.instructor}")
         instructor = None
+    if ex.is_dir() and instructor is not None:
+        problems += _check_exchange_course(settings, instructor)
+    problems += _check_listening(settings)
+    problems += _check_homes(settings)
+    if instructor is not None:
+        problems += _check_sandbox(settings, instructor)
     root = settings.course_root
     if not root.is_dir():
         problems.append(f"course folder {root} is missing: rerun setup")
@@ -309,13 +431,91 @@ def check_class(settings: ClassSettings) -> list[str]:
     return problems
 
 
-def run_as(settings: ClassSettings, user: str, args: list[str], **kwargs) -> subprocess.CompletedProcess:
+def _check_exchange_course(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[str]:
+    problems = []
+    for sub, mode in EXCHANGE_COURSE_MODES.items():
+        path = settings.exchange_course / sub if sub else settings.exchange_course
+        if path.is_symlink() or not path.is_dir():
+            problems.append(f"{path} is missing (or not a folder): rerun setup")
+            continue
+        st = path.stat()
+        if st.st_uid != instructor.pw_uid:
+            problems.append(f"{path} is not owned by {instructor.pw_name}: someone took it; "
+                            "look at it, remove it, rerun setup")
+        elif stat.S_IMODE(st.st_mode) != mode:
+            problems.append(f"{path} has mode {stat.S_IMODE(st.st_mode):o}, expected {mode:o}: "
+                            f"chmod {mode:o} {path}")
+    return problems
+
+
+def _check_listening(settings: ClassSettings) -> list[str]:
+    problems = []
+    if settings.ssl_cert:
+        for path in (settings.ssl_cert, settings.ssl_key):
+            if not Path(path).is_file():
+                problems.append(f"TLS file {path} is missing")
+        key = Path(settings.ssl_key)
+        if key.is_file() and key.stat().st_mode & 0o077:
+            problems.append(f"TLS key {key} is readable by others: chmod 600 {key}")
+    elif settings.ip not in LOOPBACK:
+        problems.append(
+            f"the hub listens on {settings.ip}:{settings.port} over plain HTTP: passwords would "
+            "cross the network in clear; rerun setup with --ip 127.0.0.1 behind the HTTPS proxy "
+            "(docs/classroom.md) or with --ssl-cert and --ssl-key"
+        )
+    return problems
+
+
+def _roster_ids(settings: ClassSettings) -> list[str]:
+    import csv
+
+    if not settings.roster_file.is_file():
+        return []
+    with settings.roster_file.open(newline="", encoding="utf-8") as f:
+        return [row["id"] for row in csv.DictReader(f)]
+
+
+def _check_homes(settings: ClassSettings) -> list[str]:
+    """Homes that other users can read or write: homework copied from a neighbour."""
+    problems = []
+    for user in [settings.instructor, *_roster_ids(settings)]:
+        try:
+            home = Path(pwd.getpwnam(user).pw_dir)
+        except KeyError:
+            continue  # a student without an account yet: the hub refuses their login
+        if home.is_dir() and home.stat().st_mode & 0o007:
+            mode = stat.S_IMODE(home.stat().st_mode)
+            problems.append(f"home {home} of {user} has mode {mode:o} (others may read it): "
+                            f"chmod 700 {home}")
+    return problems
+
+
+def _check_sandbox(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[str]:
+    if shutil.which("bwrap") is None:
+        return ["bwrap is missing, autograde would refuse to run: apt-get install bubblewrap"]
+    spec = sandbox_kernel_file(settings, Path(instructor.pw_dir))
+    if not spec.is_file() or spec.read_text(encoding="utf-8") != sandbox_kernel_text(settings):
+        return [f"{spec} is missing or was edited (the grading sandbox): rerun setup"]
+    probe = subprocess.run(
+        ["runuser", "-u", instructor.pw_name, "--", "bwrap", "--unshare-all", "--unshare-user",
+         "--disable-userns", "--ro-bind", "/", "/", "true"],
+        capture_output=True, text=True,
+    )
+    if probe.returncode != 0:
+        return [f"bwrap cannot make its namespaces as {instructor.pw_name} ({probe.stderr.strip()}): "
+                "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; "
+                "on Ubuntu 24.04 the bubblewrap AppArmor profile)"]
+    return []
+
+
+def run_as(settings: ClassSettings, user: str, args: list[str], extra_env: dict | None = None,
+           **kwargs) -> subprocess.CompletedProcess:
     """Run ``args`` as ``user`` with the environment the hub gives that user (needs root).
 
     Example: ``run_as(s, s.instructor, ["nbgrader", "release_assignment", "03-x"])``.
     """
     entry = _user(user)
-    env = settings.user_environment(user, Path(entry.pw_dir))
+    env = {**settings.user_environment(user, Path(entry.pw_dir)), **(extra_env or {})}
     cwd = settings.course_root if user == settings.instructor else Path(entry.pw_dir)
     return subprocess.run(
         ["runuser", "-u", user, "--", "env", "-i", *(f"{k}={v}" for k, v in env.items()), *args],
