@@ -488,7 +488,10 @@ class Question:
         """The answer, hints and texts in the form ``questions.js`` compares."""
         out: dict[str, Any] = {"why": self.why, "hint": self.hint, "stronger": self.stronger,
                                "shown": self.shown}
-        out["answer"], out["hints"] = self._json(self.answer), [[self._json(k), t] for k, t in self.hints]
+        out["answer"] = self._json(self.answer)
+        # A hint of "several of several" is keyed by one option (its index), not a set.
+        key = (lambda k: self.choices.index(k)) if self.kind == "choices" else self._json
+        out["hints"] = [[key(k), t] for k, t in self.hints]
         if self.kind == "number":
             out["tol"] = self.tol
         if self.kind == "formula":

@@ -278,3 +278,9 @@ def test_in_a_kernel_the_buttons_give_the_feedback_and_ids_are_stable(tmp_path) 
         assert lines == ["✗ Not yet. With a threshold.",
                          "✗ Not yet. Count. Stronger hint: Use C(P, N).", "✓ Right. Cover."]
     assert ids[0] == ids[1]
+
+
+def test_several_of_several_hints_are_keyed_by_option_in_the_spec() -> None:
+    q = Question("Which?", kind="choices", answer={"b"}, choices=["a", "b"],
+                 hints={"a": "Not a.", "b": "b holds."}, **TEXTS)
+    assert decode(q.spec()["secret"])["hints"] == [[0, "Not a."], [1, "b holds."]]
