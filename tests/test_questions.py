@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -284,3 +285,59 @@ def test_several_of_several_hints_are_keyed_by_option_in_the_spec() -> None:
     q = Question("Which?", kind="choices", answer={"b"}, choices=["a", "b"],
                  hints={"a": "Not a.", "b": "b holds."}, **TEXTS)
     assert decode(q.spec()["secret"])["hints"] == [[0, "Not a."], [1, "b holds."]]
+
+
+# ------------------------------------------------------------------ handouts, slides, homework
+LESSON1 = Path(__file__).resolve().parents[1] / "notebooks" / "01_threshold_units.ipynb"
+
+
+def _question_cells(nb) -> list:
+    return [c for c in nb.cells if "question" in c.metadata.get("tags", [])]
+
+
+def test_handouts_show_the_question_with_room_and_the_answer_only_with_solutions() -> None:
+    from coursetools.handouts import handout_notebook
+
+    nb = nbformat.read(LESSON1, as_version=4)
+    ids = [c.id for c in _question_cells(nb)]
+    for with_solutions in (False, True):
+        handout = handout_notebook(nb, with_solutions=with_solutions)
+        cells = {c.get("id"): c for c in handout.cells}
+        for cell_id in ids:
+            cell = cells[cell_id]
+            spec = next(o["data"][SPEC_MIME] for c in _question_cells(nb) if c.id == cell_id
+                        for o in c.outputs if SPEC_MIME in o.get("data", {}))
+            secret = decode(spec["secret"])
+            assert cell.cell_type == "markdown" and spec["prompt"] in cell.source
+            assert ("handout-answer" in cell.source) == (spec["kind"] in ("integer", "number"))
+            assert (secret["why"] in cell.source) == with_solutions, (cell_id, with_solutions)
+        assert not any("perclib.questions" in c.source for c in handout.cells)
+
+
+def test_slides_think_first_then_the_answer_one_step_later() -> None:
+    from coursetools.slides import lesson_slides
+
+    nb = nbformat.read(LESSON1, as_version=4)
+    specs = [next(o["data"][SPEC_MIME] for o in c.outputs if SPEC_MIME in o.get("data", {}))
+             for c in _question_cells(nb)]
+    slides = lesson_slides(nb)
+    titles = [s.title for s in slides]
+    firsts = [k for k, t in enumerate(titles) if t == "Think first"]
+    assert len(firsts) == len(specs)
+    for k, spec in zip(firsts, specs, strict=True):
+        secret = decode(spec["secret"])
+        assert slides[k].items[0] == spec["prompt"]
+        assert not any(secret["why"] in item for item in slides[k].items + slides[k].notes)
+        assert titles[k + 1] == "Think first: the answer" and secret["why"] in slides[k + 1].items[0]
+
+
+def test_the_homework_keeps_the_questions_ungraded() -> None:
+    from coursetools.homework import student_version
+
+    nb = nbformat.read(LESSON1, as_version=4)
+    student = student_version(nb, LESSON1.stem)
+    kept = {c.id: c for c in student.cells if "question" in c.metadata.get("tags", [])}
+    assert set(kept) == {c.id for c in _question_cells(nb)}
+    for cell_id, cell in kept.items():
+        original = next(c for c in nb.cells if c.id == cell_id)
+        assert cell.source == original.source and "nbgrader" not in cell.metadata
