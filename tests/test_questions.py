@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -341,3 +342,21 @@ def test_the_homework_keeps_the_questions_ungraded() -> None:
     for cell_id, cell in kept.items():
         original = next(c for c in nb.cells if c.id == cell_id)
         assert cell.source == original.source and "nbgrader" not in cell.metadata
+
+
+def test_the_examples_of_docs_questions_md_run_and_are_right() -> None:
+    """docs/questions.md: every block of the kinds section runs, and its answers check."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "questions.md").read_text(encoding="utf-8")
+    section = text[text.index("## One example of each kind"):text.index("## Another one")]
+    namespace: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", section, flags=re.S):
+        exec(compile(block, "docs/questions.md", "exec"), namespace)
+    made = {name[2:]: q for name, q in namespace.items() if name.startswith("q_")}
+    assert set(made) == {"integer", "number", "fraction", "choice", "choices", "yesno", "formula"}
+    right = {"integer": "0", "number": "0.447", "fraction": "1/2", "choice": "closer to the origin",
+             "choices": {"in affine general position"}, "yesno": "no", "formula": "2P"}
+    for kind, q in made.items():
+        assert q.kind == kind and q.check(right[kind]).correct, kind
+        assert all(not q.check(key if kind not in ("choice",) else key).correct
+                   for key, _ in q.hints if kind not in ("choices", "formula"))
+    assert made["formula"].check("2P+2").message == "Not yet. That counts one gap too many."
