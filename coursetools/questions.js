@@ -210,10 +210,12 @@
       options.forEach(function (text, c) {
         var id = uid + "-o" + c, lab = el("label", { "for": id });
         var input = el("input", { type: q.kind === "choices" ? "checkbox" : "radio", name: uid, id: id, value: String(c) });
-        lab.appendChild(input); lab.appendChild(document.createTextNode(" " + text));
+        var words = el("span", {}); words.innerHTML = " " + text;  /* HTML with maths, from the build */
+        lab.appendChild(input); lab.appendChild(words);
         fs.appendChild(lab);
       });
       field.appendChild(fs);
+      typeset(fs);
     } else {
       var id = uid + "-in";
       field.appendChild(el("label", { "for": id }, "Your answer "));

@@ -105,7 +105,8 @@ def site_instance(spec: dict[str, Any]) -> dict[str, Any]:
     kind = spec["kind"]
     placeholder = {"integer": "a whole number", "number": "a number", "fraction": "a/b",
                    "formula": "a formula in " + ", ".join(spec.get("variables", []))}.get(kind, "")
-    return {"kind": kind, "prompt": markdown_html(spec["prompt"]), "choices": spec.get("choices", []),
+    choices = [markdown_html(c, inline=True) for c in spec.get("choices", [])]
+    return {"kind": kind, "prompt": markdown_html(spec["prompt"]), "choices": choices,
             "variables": spec.get("variables", []), "placeholder": placeholder,
             "unreadable": markdown_html(_unreadable(kind, spec.get("variables", [])), inline=True),
             "secret": encode(secret)}

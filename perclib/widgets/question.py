@@ -128,6 +128,25 @@ class QuestionWidget:
         ])
 
     # -- what the reader does
+    def enter(self, response: Any) -> None:
+        """Type or pick ``response`` as a reader would: text for a box, an option, "Yes"/"No"
+        (or a bool), a set of options to tick.
+
+        >>> w = QuestionWidget(Question("Which?", kind="choices", answer={"a"},
+        ...                             choices=["a", "b"], why="w", hint="h", stronger="s"))
+        >>> w.enter({"a"}); w.on_check().correct
+        True
+        """
+        kind = self.question.kind
+        if kind == "choices":
+            for box in self.boxes:
+                box.value = box.description in set(response)
+        elif kind == "yesno":
+            yes = response if isinstance(response, bool) else str(response).lower() == "yes"
+            self.entry.value = "Yes" if yes else "No"
+        else:
+            self.entry.value = response if kind == "choice" else str(response)
+
     def response(self) -> Any:
         """The reader's current response, as :meth:`Question.check` reads it."""
         kind = self.question.kind
