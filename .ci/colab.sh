@@ -81,7 +81,7 @@ for path in sys.argv[1:]:
         pngs = [o for o in cell.outputs if "image/png" in o.get("data", {})]
         if not pngs:
             failures.append(f"{path}: a slider cell shows no figure (outputs: {kinds})")
-    moved = nb.cells[-1].outputs[0]["text"].strip()
+    moved = " ".join(o.get("text", "") for o in nb.cells[-1].outputs).replace("\n", " ").strip()
     print(f"{path}: ran on Colab's versions, {len(widget_cells)} slider cells, "
           f"{moved} ({time.perf_counter() - start:.1f} s)")
 if failures:
