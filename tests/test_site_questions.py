@@ -351,3 +351,45 @@ def test_the_script_checks_as_python_does(site_dir, served, browser) -> None:
         assert not visit.errors, visit.errors
     finally:
         visit.close()
+
+
+def _fill_right(page, uid: str, inst: dict) -> bool:
+    """Give the page the instance's right answer through its form; False for a formula."""
+    s, kind = decode(inst["secret"]), inst["kind"]
+    if kind == "formula":
+        return False
+    if kind in ("integer", "number", "fraction"):
+        text = {"integer": lambda a: a, "number": repr, "fraction": lambda a: f"{a[0]}/{a[1]}"}[kind]
+        page.locator(f"#{uid} .qz-input").fill(text(s["answer"]))
+    else:
+        wanted = ({0} if s["answer"] else {1}) if kind == "yesno" else \
+            set(s["answer"]) if kind == "choices" else {s["answer"]}
+        boxes = page.locator(f"#{uid} .qz-options input")
+        for k in range(boxes.count()):
+            if k in wanted:
+                boxes.nth(k).check()
+            elif kind == "choices":
+                boxes.nth(k).uncheck()
+    page.locator(f"#{uid} .qz-check").click()
+    return True
+
+
+@pytest.mark.browser
+def test_every_question_on_every_page_accepts_its_answer(site_dir, served, browser) -> None:
+    checked = 0
+    for lesson in WITH_QUESTIONS:
+        visit = _visit(browser, served, f"{lesson.stem}.html")
+        try:
+            questions = _page_questions(site_dir / f"{lesson.stem}.html")
+            assert visit.page.locator(".qz-form:not([hidden])").count() == len(questions)
+            for q in questions:
+                if _fill_right(visit.page, q["uid"], q["instances"][0]):
+                    said = _wait_feedback(visit.page, q["uid"], "")
+                    assert said.startswith("✓ Right."), (lesson.name, q["id"], said)
+                    checked += 1
+            count = visit.page.locator(".qz-progress .qz-count").inner_text()
+            assert count.endswith(f"of {len(questions)}."), count
+            assert not visit.errors and not visit.blocked, (lesson.name, visit.errors, visit.blocked)
+        finally:
+            visit.close()
+    assert checked >= 30, checked
