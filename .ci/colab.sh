@@ -42,6 +42,25 @@ for _fig in [o for o in gc.get_objects() if isinstance(o, SliderFigure)]:
         _moved += 1
     assert _changed, f"no slider changed the figure {_fig.description[:60]!r}"
 print(f"moved {_moved} sliders")
+# Every self-check question answers through its widgets as on Colab: a wrong answer is
+# refused, the right one accepted, and "Another one" gives an instance whose answer works.
+from perclib.widgets.question import QuestionWidget
+def _right(q):
+    if q.kind == "fraction":
+        return f"{q.answer.numerator}/{q.answer.denominator}"
+    return q.answer if q.kind in ("choice", "choices", "yesno") else str(q.answer)
+_asked = 0
+for _q in [o for o in gc.get_objects() if isinstance(o, QuestionWidget)]:
+    for _round in range(2 if _q.renewable else 1):
+        if _round:
+            _q.another_button.click()
+        if _q.question.kind in ("integer", "fraction"):
+            _q.enter("-12345"); _q.check_button.click()
+            assert _q.feedback.value.startswith("✗"), _q.feedback.value
+        _q.enter(_right(_q.question)); _q.check_button.click()
+        assert _q.feedback.value.startswith("✓"), (_q.question.prompt, _q.feedback.value)
+    _asked += 1
+print(f"and answered {_asked} questions")
 """
 
 failures = []
@@ -62,7 +81,7 @@ for path in sys.argv[1:]:
         pngs = [o for o in cell.outputs if "image/png" in o.get("data", {})]
         if not pngs:
             failures.append(f"{path}: a slider cell shows no figure (outputs: {kinds})")
-    moved = nb.cells[-1].outputs[0]["text"].strip()
+    moved = " ".join(o.get("text", "") for o in nb.cells[-1].outputs).replace("\n", " ").strip()
     print(f"{path}: ran on Colab's versions, {len(widget_cells)} slider cells, "
           f"{moved} ({time.perf_counter() - start:.1f} s)")
 if failures:

@@ -76,6 +76,7 @@ from coursetools._common import (
 )
 from coursetools.colab import without_colab_cell
 from coursetools.mathjax import TEX_OPTIONS, svg_bundle
+from coursetools.question_print import handout_cell
 from coursetools.roles import cell_role
 
 LICENCE = "Code MIT · text and figures CC BY 4.0"
@@ -328,6 +329,9 @@ def handout_notebook(nb, *, with_solutions: bool = False):
         if role == "exercise-check":
             continue  # hidden in handouts (the student version keeps them)
         if role == "written" and not with_solutions:
+            continue
+        if role == "question":  # the question with room to answer (coursetools.question_print)
+            cells.append(handout_cell(cell, with_solutions=with_solutions))
             continue
         if cell.cell_type == "markdown":
             cell.source = _open_details(cell.source)

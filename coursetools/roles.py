@@ -12,7 +12,13 @@ author tag                    cell type  written by the tool
 ``exercise``                  code       nbgrader solution cell ``exN-answer``, hidden
 ``exercise-check[:points=P]``  code       nbgrader locked grade cell ``exN-check``
 ``written[:points=P]``        markdown   nbgrader manual grade cell ``exN-written``
+``question``                  code       ``jupyter.source_hidden`` (prompt stays visible)
 ============================  =========  ==============================================
+
+A ``question`` cell shows a self-check question (``perclib.questions``): its output is
+the prompt and an input row, its collapsed code computes the answer. It is not graded,
+and its answer must come from code: a literal ``answer=`` is a role error
+(``coursetools.question_cells.literal_answers``).
 
 ``N`` comes from the nearest preceding markdown cell that says ``Exercise N`` (worked
 solutions of written answers are skipped). Run it as::
@@ -38,6 +44,7 @@ import nbformat
 
 from coursetools._common import lesson_notebooks
 from coursetools.colab import is_colab_cell
+from coursetools.question_cells import question_problems
 
 #: Author tags and the cell type each belongs on.
 ROLE_CELL_TYPES = {
@@ -46,6 +53,7 @@ ROLE_CELL_TYPES = {
     "exercise": "code",
     "exercise-check": "code",
     "written": "markdown",
+    "question": "code",
 }
 #: Roles that accept ``:points=P``, with their default points.
 DEFAULT_POINTS = {"exercise-check": 1, "written": 2}
@@ -65,7 +73,7 @@ _EXERCISE_RE = re.compile(r"\bExercise\s+(\d+)\b")
 _PARAM_RE = re.compile(r"^(exercise-check|written):points=(\d+)$")
 # A tag "looks like" a role tag (and so must be a valid one) if its stem is a role name
 # or if it carries a ":" parameter: catches typos like "exercise_check" or "check:points=2".
-_ROLE_LIKE_RE = re.compile(r"^(check|widget|exercise|written)([-_:]|s?$)", re.IGNORECASE)
+_ROLE_LIKE_RE = re.compile(r"^(check|widget|exercise|written|question)([-_:]|s?$)", re.IGNORECASE)
 _WORKED_SOLUTION_RE = re.compile(
     r"<details>\s*<summary>\s*Worked solution\s*</summary>.*</details>", re.DOTALL
 )
@@ -83,7 +91,7 @@ class RoleError(Exception):
 class Role:
     """The role of one cell, as read from its author tag."""
 
-    name: str  # "lesson", "check", "widget", "exercise", "exercise-check" or "written"
+    name: str  # "lesson", "check", "widget", "exercise", "exercise-check", "written", "question"
     points: int | None = None
     tag: str | None = None  # the author tag itself, None for a lesson cell
 
@@ -129,7 +137,7 @@ def parse_role_tag(tag: str) -> Role | None:
     if _ROLE_LIKE_RE.match(tag) or ":" in tag:
         raise ValueError(
             f"unknown role tag {tag!r}; role tags are check, widget, exercise, "
-            "exercise-check[:points=P], written[:points=P]"
+            "exercise-check[:points=P], written[:points=P], question"
         )
     return None
 
@@ -245,6 +253,8 @@ def expected_roles(nb, name: str = "notebook") -> list[tuple[Role, str | None]]:
                 f"{where}: hidden-test markers ({BEGIN_HIDDEN}) are only allowed in an "
                 "'exercise-check' cell"
             )
+        if role.name == "question":
+            problems.extend(f"{where}: {problem}" for problem in question_problems(source))
         if role.name in ("exercise", "exercise-check", "written"):
             number = numbers[index]
             if number is None:
@@ -305,7 +315,7 @@ def _apply_cell(cell, role: Role, grade_id: str | None) -> list[str]:
         changes.append(f"tags {tags} -> {new_tags}")
 
     # The Colab install cell (coursetools.colab) stays collapsed too.
-    hidden = role.name in ("check", "exercise") or is_colab_cell(cell)
+    hidden = role.name in ("check", "exercise", "question") or is_colab_cell(cell)
     jupyter = meta.get("jupyter", {})
     if hidden and jupyter.get("source_hidden") is not True:
         meta.setdefault("jupyter", nbformat.NotebookNode())["source_hidden"] = True

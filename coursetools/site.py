@@ -59,6 +59,7 @@ from coursetools.mathjax import STARTUP, chtml_config, copy_mathjax
 from coursetools.page_weight import first_load_bytes
 from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
+from coursetools import site_questions
 from coursetools.site_safety import refuse_unsafe
 
 DEFAULT_OUT = "site"
@@ -170,7 +171,8 @@ def _role(cell) -> str:
 FRAMES_URL = "_static/frames/"
 
 
-def site_notebook(nb, stem: str, players: list[Player] | None = None):
+def site_notebook(nb, stem: str, players: list[Player] | None = None,
+                  questions: dict[str, list[dict]] | None = None):
     """The lesson as the site shows it (the input is not modified).
 
     The student version with the stored outputs of ordinary cells put back, slider
@@ -194,6 +196,9 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None):
         role = _role(source)
         if role in ("exercise", "exercise-check") or cell.metadata.get("nbgrader", {}).get("solution"):
             continue  # made by the solution (the student version clears them too)
+        if role == "question":  # self-check questions: coursetools.site_questions
+            site_questions.site_cell(cell, source, (questions or {}).get(source.get("id", "")), stem)
+            continue
         outputs = []
         for out in source.get("outputs", []):
             if out.output_type == "error":
@@ -353,8 +358,8 @@ def _conf(title: str) -> str:
         html_context = {{"default_mode": "light"}}
         html_title = {title!r}
         html_static_path = ["_static"]
-        html_css_files = ["site.css", "player.css"]
-        html_js_files = ["search_math.js", "player.js"]
+        html_css_files = ["site.css", "player.css", "questions.css"]
+        html_js_files = ["search_math.js", "player.js", "questions.js"]
         html_copy_source = False
         html_show_sourcelink = False
         html_show_sphinx = False
@@ -523,7 +528,8 @@ def theme_image_alt(page: str) -> str:
 
 
 def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Player]] | None = None,
-                  frames_dir: Path | None = None) -> None:
+                  frames_dir: Path | None = None,
+                  questions: dict[str, dict[str, list[dict]]] | None = None) -> None:
     """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
     index_nb = None
     players = players or {}
@@ -531,7 +537,7 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
         refuse_unsafe(nbformat.read(path, as_version=4), f"notebooks/{path.name}")
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
-        site_nb = site_notebook(nb, path.stem, players.get(path.stem))
+        site_nb = site_notebook(nb, path.stem, players.get(path.stem), (questions or {}).get(path.stem))
         if path.stem == INDEX:
             index_nb = site_nb
             continue
@@ -539,6 +545,9 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     if index_nb is None:
         raise CourseToolsError(f"notebooks/{INDEX}.ipynb not found: it is the landing page")
     lessons = "\n".join(p.stem for p in notebooks if p.stem != INDEX)
+    totals = {stem: len(qs) for stem, qs in (questions or {}).items() if qs}
+    if totals:  # self-check progress per lesson (coursetools.site_questions)
+        index_nb.cells.append(nbformat.v4.new_markdown_cell(site_questions.index_html(totals)))
     index_nb.cells.append(nbformat.v4.new_markdown_cell(
         f"```{{toctree}}\n:hidden:\n:caption: Lessons\n\n{lessons}\n```\n\n"
         f"```{{toctree}}\n:hidden:\n:caption: About\n\n{HOW_TO}\n{LICENCE}\n```"
@@ -553,6 +562,7 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     (static / "search_math.js").write_text(search_math_js(), encoding="utf-8")
     (static / "player.js").write_text(PLAYER_JS, encoding="utf-8")
     (static / "player.css").write_text(PLAYER_CSS, encoding="utf-8")
+    site_questions.write_static(static)
     copy_mathjax(static / MATHJAX_DIR)
     if players and frames_dir is not None:
         target = static / "frames"
@@ -614,11 +624,12 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     log: list[str] = []
     cache = (cache_dir or root / CACHE_DIR).resolve()
     players = render_players(notebooks, cache_dir=cache, log=log)
+    questions = site_questions.all_questions(notebooks, cache.parent)
     frames_time = time.perf_counter() - start
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
-        write_sources(src, notebooks, players, cache / "frames")
+        write_sources(src, notebooks, players, cache / "frames", questions)
         staging = Path(tmp) / "html"
         cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "auto",
                "-d", str(Path(tmp) / "doctrees"), str(src), str(staging)]

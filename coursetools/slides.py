@@ -13,6 +13,8 @@ from the cells' roles (:func:`slide_type`), ``--check-metadata`` only checks it:
 * a code cell with a figure (a lesson figure or a slider's stored frame) is a
   ``subslide`` of its own;
 * a check cell is a ``fragment``: its ``✓`` line appears on the slide;
+* a question cell (self-check, ``perclib.questions``) is a ``subslide``: "Think first",
+  the question, and its answer on the next slide down (``coursetools.question_print``);
 * everything else (code, the Colab cell, exercises and their checks, written answers,
   and every cell from the "Exercises" heading on) is ``skip``.
 
@@ -47,6 +49,7 @@ import nbformat
 from coursetools._common import CourseToolsError, lesson_notebooks, repo_root, run_cli
 from coursetools.colab import is_colab_cell
 from coursetools.mathjax import chtml_config, copy_mathjax
+from coursetools.question_print import slide_parts
 
 DEFAULT_OUT = "slides"
 #: Most words of text on one slide (a display formula counts as five).
@@ -101,6 +104,8 @@ def slide_type(cell, *, after_exercises: bool) -> str:
     role = _role(cell)
     if role in SKIPPED_ROLES or cell.metadata.get("nbgrader", {}).get("solution"):
         return "skip"
+    if role == "question":
+        return "subslide"
     if cell.cell_type == "markdown":
         first = cell.source.lstrip().split("\n", 1)[0]
         match = _HEADING.match(first)
@@ -416,6 +421,12 @@ def lesson_slides(nb) -> list[Slide]:
                     slide.items += found
                 if body.strip():
                     slide.notes.append(body)
+            continue
+        if _role(cell) == "question":  # a "Think first" slide, the answer one step later
+            parts = slide_parts(cell)
+            if parts:  # the answer on the next step: a slide of its own (no word budget clash)
+                slides.append(Slide("Think first", items=parts[0], vertical=True))
+                slides.append(Slide("Think first: the answer", items=parts[1], vertical=True))
             continue
         if kind == "fragment":
             if slides:

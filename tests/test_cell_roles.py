@@ -33,6 +33,7 @@ from coursetools import lesson_notebooks, roles  # noqa: E402
 
 LESSONS = lesson_notebooks(ROOT / "notebooks")
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+QUESTION_MIME = "application/vnd.perclib.question+json"  # perclib.questions.SPEC_MIME
 
 
 # ------------------------------------------------------------------ part 1: the tool
@@ -258,7 +259,9 @@ def marked_roles(cell: dict) -> list[str]:
     found = []
     if "hide-input" in tags:
         found.append("check")
-    if any(WIDGET_MIME in o.get("data", {}) for o in cell.get("outputs", [])):
+    if any(QUESTION_MIME in o.get("data", {}) for o in cell.get("outputs", [])):
+        found.append("question")  # its input row is a widget too, but it is a question
+    elif any(WIDGET_MIME in o.get("data", {}) for o in cell.get("outputs", [])):
         found.append("widget")
     if grader.get("solution") and not grader.get("grade") and cell["cell_type"] == "code":
         found.append("exercise")
@@ -286,7 +289,7 @@ def role_problems(path: Path) -> list[str]:
         if len(found) > 1:
             problems.append(f"{where}: more than one role {found}")
         role = found[0] if found else "lesson"
-        author = [t for t in tags if re.match(r"(check|widget|exercise|written)\b", t)]
+        author = [t for t in tags if re.match(r"(check|widget|exercise|written|question)\b", t)]
         author_role = author[0].split(":")[0] if author else "lesson"
         if len(found) <= 1 and author_role != role:
             problems.append(f"{where}: author tag says {author_role!r}, metadata says {role!r}")
@@ -305,6 +308,8 @@ def role_problems(path: Path) -> list[str]:
                 problems.append(f"{where}: assert without a message on line(s) {bare}")
         if role == "exercise" and meta.get("jupyter", {}).get("source_hidden") is not True:
             problems.append(f"{where}: exercise answer is not collapsed")
+        if role == "question" and meta.get("jupyter", {}).get("source_hidden") is not True:
+            problems.append(f"{where}: question cell is not collapsed (its code holds the answer)")
         if role == "widget" and "nbval-ignore-output" not in tags:
             problems.append(f"{where}: widget cell without the nbval-ignore-output tag")
         grader = meta.get("nbgrader")

@@ -1,0 +1,206 @@
+"""A self-check question in the notebook: prompt, input row, Check, Show answer, Another one.
+
+Built by :func:`perclib.questions.ask`. It follows the course's widget pattern
+(``perclib.widgets.base``):
+
+* the prompt is an ordinary output (Markdown, with the question's description for the
+  site under :data:`perclib.questions.SPEC_MIME`) rewritten in place through its display
+  id (:class:`~perclib.widgets.base.LiveOutput`) when "Another one" changes it, so the
+  saved lesson shows it on GitHub, in handouts and with no kernel;
+* the only widgets are the input row and the feedback line; every widget is made while
+  the cell runs, so its model id comes from the cell's source
+  (``stable_model_ids``) and the widget state a lesson stores matches a student's run;
+  callbacks change values and options only, never make widgets;
+* the row's text form (where no widget manager runs) says how to bring it back.
+
+The same widgets exist in ipywidgets 7.7.1 (Colab) and 8: Text, RadioButtons (with no
+option picked: ``index=None``), Checkbox, Button, HTMLMath, HBox/VBox.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as widgets
+
+from perclib.questions import (
+    ROW_TEXT,
+    SPEC_MIME,
+    Feedback,
+    Maker,
+    Question,
+    inline_html,
+    instance,
+)
+from perclib.widgets.base import LiveOutput
+
+
+class QuestionRow(widgets.VBox):
+    """The input row: reads as :data:`perclib.questions.ROW_TEXT` where widgets do not run.
+
+    >>> repr(QuestionRow([]))
+    'Run this cell to answer here and check your answer.'
+    """
+
+    def __init__(self, children: Any = (), **kwargs: Any) -> None:
+        super().__init__(list(children), **kwargs)
+        self.add_class("perclib-question")
+
+    def __repr__(self) -> str:
+        return ROW_TEXT
+
+
+def prompt_markdown(question: Question) -> str:
+    """The prompt as the lesson shows it (a predict-first question says so first).
+
+    >>> q = Question("Guess.", kind="yesno", answer=bool(1), why="w", hint="h",
+    ...              stronger="s", predict=True)
+    >>> prompt_markdown(q)
+    '**Predict first.** Guess.'
+    """
+    lead = "**Predict first.** " if question.predict else "**Check yourself.** "
+    return lead + question.prompt
+
+
+def _prompt_bundle(question: Question) -> dict[str, Any]:
+    text = prompt_markdown(question)
+    return {"text/markdown": text, "text/plain": text, SPEC_MIME: question.spec()}
+
+
+class QuestionWidget:
+    """A question shown in a notebook; the object :func:`perclib.questions.ask` returns.
+
+    Tests drive it as the frontend does: set :attr:`entry`'s value (or tick
+    :attr:`boxes`), then call :meth:`on_check`, :meth:`on_show` or :meth:`on_another`
+    (what the buttons' clicks call).
+
+    Examples
+    --------
+    >>> q = Question("3 + 4?", kind="integer", answer=sum([3, 4]), why="Add.",
+    ...              hints={12: "That is the product."}, hint="Add them.", stronger="3+4.")
+    >>> w = QuestionWidget(q)
+    >>> w.entry.value = "12"
+    >>> w.on_check().correct, w.feedback.value
+    (False, '✗ Not yet. That is the product.')
+    >>> w.entry.value = "7"
+    >>> w.on_check().correct, w.solved
+    (True, True)
+    """
+
+    def __init__(self, question: Question | Maker, *, seed: int = 0) -> None:
+        self._source = question
+        self.seed = seed
+        self.question = instance(question, seed)
+        self.renewable = not isinstance(question, Question)
+        self.wrong = 0
+        self.solved = False
+        self.prompt = LiveOutput(_prompt_bundle, self.question)
+        kind = self.question.kind
+        self.entry: widgets.Widget
+        self.boxes: list[widgets.Checkbox] = []
+        if kind in ("choice", "yesno"):
+            options = self.question.choices if kind == "choice" else ["Yes", "No"]
+            self.entry = widgets.RadioButtons(options=options, index=None, description="",
+                                              layout=widgets.Layout(width="auto"))
+        elif kind == "choices":
+            self.boxes = [widgets.Checkbox(value=False, description=c, indent=False)
+                          for c in self.question.choices]
+            self.entry = widgets.VBox(self.boxes)
+        else:
+            placeholder = {"integer": "a whole number", "number": "a number", "fraction": "a/b",
+                           "formula": "a formula in " + ", ".join(self.question.variables)}[kind]
+            self.entry = widgets.Text(value="", placeholder=placeholder, description="Answer:",
+                                      layout=widgets.Layout(width="22em"))
+        self.check_button = widgets.Button(description="Check", button_style="primary",
+                                           tooltip="Check your answer")
+        self.show_button = widgets.Button(description="Show answer", tooltip="Show the answer and why")
+        self.another_button = widgets.Button(description="Another one",
+                                             tooltip="A new instance of this question",
+                                             layout=widgets.Layout(display="" if self.renewable else "none"))
+        self.feedback = widgets.HTMLMath(value="")
+        self.check_button.on_click(lambda _b: self.on_check())
+        self.show_button.on_click(lambda _b: self.on_show())
+        self.another_button.on_click(lambda _b: self.on_another())
+        self.widget = QuestionRow([
+            widgets.HBox([self.entry, self.check_button]),
+            self.feedback,
+            widgets.HBox([self.show_button, self.another_button]),
+        ])
+
+    # -- what the reader does
+    def enter(self, response: Any) -> None:
+        """Type or pick ``response`` as a reader would: text for a box, an option, "Yes"/"No"
+        (or a bool), a set of options to tick.
+
+        >>> w = QuestionWidget(Question("Which?", kind="choices", answer={"a"},
+        ...                             choices=["a", "b"], why="w", hint="h", stronger="s"))
+        >>> w.enter({"a"}); w.on_check().correct
+        True
+        """
+        kind = self.question.kind
+        if kind == "choices":
+            for box in self.boxes:
+                box.value = box.description in set(response)
+        elif kind == "yesno":
+            yes = response if isinstance(response, bool) else str(response).lower() == "yes"
+            self.entry.value = "Yes" if yes else "No"
+        else:
+            self.entry.value = response if kind == "choice" else str(response)
+
+    def response(self) -> Any:
+        """The reader's current response, as :meth:`Question.check` reads it."""
+        kind = self.question.kind
+        if kind == "choices":
+            return {box.description for box in self.boxes if box.value}
+        if kind == "yesno":
+            return {"Yes": True, "No": False}.get(self.entry.value)
+        return self.entry.value
+
+    def on_check(self) -> Feedback:
+        """Check the current response and show the feedback line."""
+        result = self.question.check(self.response(), wrong_before=self.wrong)
+        if result.counted and not result.correct:
+            self.wrong += 1
+        self.solved = self.solved or result.correct
+        mark = "✓ " if result.correct else ("✗ " if result.counted else "")
+        self.feedback.value = mark + inline_html(result.message)
+        return result
+
+    def on_show(self) -> None:
+        """Show the answer and why (only when the reader asks)."""
+        self.feedback.value = inline_html(self.question.answer_text())
+
+    def on_another(self) -> None:
+        """A fresh instance: the next seed's prompt, an empty row, no feedback."""
+        if not self.renewable:
+            return
+        self.seed += 1
+        new = instance(self._source, self.seed)
+        if new.kind != self.question.kind:
+            raise ValueError("every instance of a question must have the same kind")
+        self.question, self.wrong, self.solved = new, 0, False
+        if new.kind == "choice":
+            self.entry.options = new.choices
+            self.entry.index = None
+        elif new.kind == "yesno":
+            self.entry.index = None
+        elif new.kind == "choices":
+            for box, choice in zip(self.boxes, new.choices, strict=True):
+                box.description, box.value = choice, False
+        else:
+            self.entry.value = ""
+        self.feedback.value = ""
+        self.prompt.value = new
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        self.prompt.show()
+        display(self.widget)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        # Outside IPython's display machinery: the prompt alone.
+        return _prompt_bundle(self.question)
+
+    def __repr__(self) -> str:
+        return f"QuestionWidget({self.question!r})"
