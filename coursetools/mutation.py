@@ -69,7 +69,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENTS = ROOT / "tests" / "mutation_equivalents.toml"
 REPORT = ROOT / "docs" / "mutation-report.md"
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-TIMEOUT = 60.0  # seconds per mutant (wall clock, on a loaded machine)
+TIMEOUT = 30.0  # seconds per mutant (wall clock, on a loaded machine)
 
 __all__ = ["Exercise", "Mutant", "exercises", "main", "mutants"]
 

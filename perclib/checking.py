@@ -215,6 +215,7 @@ def without(*names: str, family: str | Iterable[str] = (), reason: str = "") -> 
         targets.setdefault(id(obj), (name.rpartition(".")[2], obj))
     swapped: list[tuple[types.FunctionType, types.CodeType]] = []
     patched: list[tuple[dict[str, Any], str, Any]] = []
+    _GUARD.enter()
     try:
         for short, obj in targets.values():
             message = _message(short, reason)
@@ -235,6 +236,7 @@ def without(*names: str, family: str | Iterable[str] = (), reason: str = "") -> 
             function.__code__ = code
         for namespace, key, value in reversed(patched):
             namespace[key] = value
+        _GUARD.leave()
     _GUARD.verify()
 
 
@@ -254,10 +256,12 @@ def _tamper(what: str) -> str:
 
 
 class _Guard:
-    """The audit hook's state, kept in a closure; ``verify`` raises on tampering."""
+    """The audit hook's state, kept in a closure: ``verify`` raises on tampering,
+    ``enter``/``leave`` mark a check's block (only the guard's own code may)."""
 
-    def __init__(self, verify: Callable[..., None]) -> None:
-        self.verify = verify
+    def __init__(self, verify: Callable[..., None], enter: Callable[[], None],
+                 leave: Callable[[], None]) -> None:
+        self.verify, self.enter, self.leave = verify, enter, leave
 
 
 def _install() -> _Guard:
@@ -268,6 +272,10 @@ def _install() -> _Guard:
     genuine = {"without": without, "_GUARD": None}
     guard_codes = {without.__wrapped__.__code__} if hasattr(without, "__wrapped__") else set()
     busy = [False]
+    depth = [0]  # how many blocks are open: while one is, a check is running
+    frame_events = {"sys._getframe", "sys._current_frames", "gc.get_referrers",
+                    "gc.get_referents", "gc.get_objects"}
+    frame_attributes = {"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back"}
 
     def in_perclib(filename: str) -> bool:
         return os.path.abspath(filename).startswith(perclib_dir)
@@ -327,17 +335,33 @@ def _install() -> _Guard:
         if found is not None and found is not genuine["without"] and callable(found):
             raise AssertionError(_tamper("the notebook's name 'without' is not the guard"))
 
+    def mark(step: int) -> None:
+        caller = sys._getframe(2)
+        if caller.f_code not in guard_codes:
+            raise AssertionError(_tamper("it opens or closes the guard's block itself"))
+        depth[0] = max(0, depth[0] + step)
+
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if busy[0] or event not in ("object.__getattr__", "object.__setattr__",
-                                    "function.__new__", "exec"):
+                                    "function.__new__", "exec") and (
+                                        not depth[0] or event not in frame_events):
             return
         busy[0] = True
         try:
             caller = sys._getframe(1)
-            if event == "object.__getattr__":
+            if event in frame_events:
+                # While a check runs, the frames above the answer hold the check's data:
+                # no code but perclib's may reach them (sys._getframe, inspect, gc).
+                if not in_perclib(caller.f_code.co_filename):
+                    raise AssertionError(_tamper(
+                        "it reaches into the check's frames or objects while the check runs"))
+            elif event == "object.__getattr__":
                 obj, name = args
                 if name == "__code__" and perclib_function(obj) and user_frame(caller):
                     raise AssertionError(_tamper("it reads the code of a perclib function"))
+                if depth[0] and name in frame_attributes and not in_perclib(caller.f_code.co_filename):
+                    raise AssertionError(_tamper(
+                        "it reaches into the check's frames while the check runs"))
             elif event == "object.__setattr__":
                 obj, name, _ = args
                 if name in ("__code__", "__defaults__", "__kwdefaults__") and \
@@ -364,7 +388,7 @@ def _install() -> _Guard:
         finally:
             busy[0] = False
 
-    guard = _Guard(verify)
+    guard = _Guard(verify, lambda: mark(1), lambda: mark(-1))
     genuine["_GUARD"] = guard
     guard_codes.add(_install.__code__)
     module.__class__ = _Sealed

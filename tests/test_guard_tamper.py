@@ -79,6 +79,19 @@ ATTACKS = {
     "rebinding the notebook's 'without' inside the block": (
         "def lazy():\n    sys._getframe(1).f_globals['without'] = lambda *a, **k: None\n"
         "with without(family='perceptron'):\n    lazy()"),
+    "reading the check's frame (sys._getframe)": (
+        "def lazy():\n    return sys._getframe(1).f_locals\n"
+        "expected = 42\nwith without():\n    lazy()"),
+    "reading the check's frame (inspect.stack)": (
+        "import inspect\ndef lazy():\n    return inspect.stack()[1].frame.f_locals\n"
+        "with without():\n    lazy()"),
+    "reading the check's frame through a traceback": (
+        "def lazy():\n    try:\n        raise ValueError\n    except ValueError as e:\n"
+        "        return e.__traceback__.tb_frame.f_back.f_locals\n"
+        "with without():\n    lazy()"),
+    "searching the check's objects (gc)": (
+        "def lazy():\n    return gc.get_objects()\nwith without():\n    lazy()"),
+    "opening the guard's block by hand": "perclib.checking._GUARD.leave()",
 }
 #: Attacks whose damage shows at the next cell (a namespace edit is not an event).
 NEXT_CELL = {"replacing the guard in the module's namespace", "replacing the module in sys.modules"}
@@ -91,6 +104,10 @@ FINE = {
     "a name 'without' of one's own, then the check's import": (
         "without = 3\nfrom perclib.checking import without\nprint('ok')"),
     "inspecting a signature": "import inspect\nprint(inspect.signature(perceptron))",
+    "frames outside a check": "print(sys._getframe(0).f_code.co_name)",
+    "numpy, fractions and sympy inside a block": (
+        "import sympy as sp\nfrom fractions import Fraction\nwith without(family='perceptron'):\n"
+        "    print(sp.Matrix([[1, 2], [2, 4]]).rank(), Fraction(1, 3), np.linalg.norm([3, 4]))"),
 }
 
 
