@@ -176,3 +176,26 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         ),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+ATTEMPTS["ex1-answer"] += [
+    Attempt("reach: the check's closed-form helper called from the answer",
+            "return table_entry(P, N, row, column)"),
+    Attempt("tamper: the expected value read from the calling check's frame",
+            "import sys\nreturn sys._getframe(2).f_locals['value']"),
+]
+ATTEMPTS["ex2-answer"] += [
+    Attempt("reach: the expected rows read from the check's list of cases",
+            "for pts, new_pt, expected in cases:\n"
+            "    if np.array_equal(pts, X_old) and np.array_equal(new_pt, x_new):\n"
+            "        return np.array(sorted(expected))\n"
+            "raise KeyError('not a visible case')"),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: the search stops at 8N (wrong for N = 1 at levels 1e-3, 1e-4)",
+            "best = 1\nfor P in range(1, 8 * N + 1):\n"
+            "    if capacity_fraction(P, N) >= level:\n        best = P\nreturn best"),
+    Attempt("edge: a floating-point binomial distribution function (rounds 1/2 down)",
+            "from scipy.stats import binom\nP = 1\n"
+            "while binom.cdf(N - 1, P, 0.5) >= level:\n    P += 1\nreturn P"),
+]
