@@ -221,8 +221,10 @@ def _replacements(node: ast.AST, parent: ast.AST | None, fname: str,
                 values.append(node.value * 10)
         else:
             values = [node.value * 10, node.value * 0.1] if node.value else [1e-9]
+        context = _name(parent) if isinstance(parent, ast.expr) else ""
+        where = f" in {context}" if context and len(context) <= 70 else ""
         for value in values:
-            yield f"constant: {old} -> {value!r}", ast.Constant(value)
+            yield f"constant: {old} -> {value!r}{where}", ast.Constant(value)
     elif isinstance(node, ast.Call):
         func = _name(node.func)
         for k, keyword in enumerate(node.keywords):
