@@ -286,6 +286,8 @@ def _install() -> _Guard:
         if frame is None:
             return False
         filename = frame.f_code.co_filename
+        if filename.startswith("<frozen "):  # the import system and runpy
+            return False
         return (frame.f_globals.get("__name__") == "__main__" or filename.startswith("<")
                 or "ipykernel_" in filename) and not in_perclib(filename)
 

@@ -139,3 +139,11 @@ def test_an_answer_that_goes_around_the_guard_fails_and_says_a_grader_reads_it(
 def test_ordinary_use_is_untouched(outcomes: dict[str, list[list[str]]], name: str) -> None:
     cell, next_cell = outcomes[name]
     assert cell[0] == "ok" and next_cell[0] == "ok", f"{name}: {cell} / {next_cell}"
+
+
+def test_running_a_perclib_module_as_a_script_is_not_tampering() -> None:
+    """``python -m perclib.statmech_tables`` regenerates a file: runpy is not an answer."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "perclib.units"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
