@@ -166,3 +166,8 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+# The exercise guard seals itself and installs its audit hook on import (issue 40): it
+# must be in place before any notebook code runs, so that no answer can replace it first.
+from perclib import checking as _checking  # noqa: E402,F401

@@ -12,6 +12,17 @@ a class. Private helpers can be named too (``"counting.separable_dichotomies_bru
 :data:`FAMILIES` groups perclib's solvers by the job they do; a check switches off the
 family that does its exercise's job (``without(family="separation")``).
 
+The guard also holds against an answer that tries to get around it (issue 40). When
+this module is imported (``import perclib`` imports it) it seals itself and installs
+an audit hook (:func:`sys.addaudithook`, which cannot be removed). Code in the
+notebook (a cell, or a string it executes) that reads or replaces the ``__code__`` of
+a perclib function, builds a function from perclib's code, loads a second copy of a
+perclib module from its file or reloads one, or rebinds or replaces this module or its
+``without`` fails at once, or at the next cell, with an ``AssertionError`` that says a
+grader reads the answer. No in-process check is airtight (a determined answer can
+still copy perclib's source); the message makes the policy plain: a grader reads
+every answer, and one that goes around the guard earns nothing.
+
 Examples
 --------
 >>> import perclib
@@ -26,13 +37,17 @@ AssertionError: this exercise asks for your own code, not perclib.is_separable: 
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["FAMILIES", "family_members", "without"]
+__all__ = ["FAMILIES", "TAMPERED", "family_members", "without"]
+
+#: The start of the message an answer that goes around the guard gets.
+TAMPERED = "this answer tampers with perclib's exercise guard"
 
 #: perclib functions grouped by the job they do. A name is a public name of
 #: ``perclib`` or ``"submodule.name"`` for a private helper (``perclib.`` implied).
@@ -193,6 +208,7 @@ def without(*names: str, family: str | Iterable[str] = (), reason: str = "") -> 
     >>> lazy([[1.0]], [1])
     array([1.])
     """
+    _GUARD.verify()
     families = [family] if isinstance(family, str) else list(family)
     wanted = list(names) + [member for key in families for member in family_members(key)]
     targets: dict[int, tuple[str, Any]] = {}
@@ -201,6 +217,7 @@ def without(*names: str, family: str | Iterable[str] = (), reason: str = "") -> 
         targets.setdefault(id(obj), (name.rpartition(".")[2], obj))
     swapped: list[tuple[types.FunctionType, types.CodeType]] = []
     patched: list[tuple[dict[str, Any], str, Any]] = []
+    _GUARD.enter()
     try:
         for short, obj in targets.values():
             message = _message(short, reason)
@@ -221,3 +238,166 @@ def without(*names: str, family: str | Iterable[str] = (), reason: str = "") -> 
             function.__code__ = code
         for namespace, key, value in reversed(patched):
             namespace[key] = value
+        _GUARD.leave()
+    _GUARD.verify()
+
+
+class _Sealed(types.ModuleType):
+    """This module's class once loaded: its names cannot be rebound or deleted."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AssertionError(_tamper(f"it rebinds perclib.checking.{name}"))
+
+    def __delattr__(self, name: str) -> None:
+        raise AssertionError(_tamper(f"it deletes perclib.checking.{name}"))
+
+
+def _tamper(what: str) -> str:
+    return (f"{TAMPERED}: {what}. A grader reads every answer; one that goes around "
+            "the check earns nothing. Write the exercise's code yourself")
+
+
+class _Guard:
+    """The audit hook's state, kept in a closure: ``verify`` raises on tampering,
+    ``enter``/``leave`` mark a check's block (only the guard's own code may)."""
+
+    def __init__(self, verify: Callable[..., None], enter: Callable[[], None],
+                 leave: Callable[[], None]) -> None:
+        self.verify, self.enter, self.leave = verify, enter, leave
+
+
+def _install() -> _Guard:
+    """Seal this module, install the audit hook (once per process), return the guard."""
+    module = sys.modules[__name__]
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    perclib_dir = os.path.join(package_dir, "perclib") + os.sep
+    genuine = {"without": without, "_GUARD": None}
+    guard_codes = {without.__wrapped__.__code__} if hasattr(without, "__wrapped__") else set()
+    busy = [False]
+    depth = [0]  # how many blocks are open: while one is, a check is running
+    frame_events = {"sys._getframe", "sys._current_frames", "gc.get_referrers",
+                    "gc.get_referents", "gc.get_objects"}
+    frame_attributes = {"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_back"}
+
+    def in_perclib(filename: str) -> bool:
+        return os.path.abspath(filename).startswith(perclib_dir)
+
+    def user_frame(frame: types.FrameType | None) -> bool:
+        # Notebook code: a cell (ipykernel's temporary file or '<ipython-input-...>'),
+        # a string it executes, or any function defined in the notebook (__main__).
+        if frame is None:
+            return False
+        filename = frame.f_code.co_filename
+        if filename.startswith("<frozen "):  # the import system and runpy
+            return False
+        return (frame.f_globals.get("__name__") == "__main__" or filename.startswith("<")
+                or "ipykernel_" in filename) and not in_perclib(filename)
+
+    def user_on_stack(frame: types.FrameType | None) -> bool:
+        while frame is not None:
+            if user_frame(frame):
+                return True
+            frame = frame.f_back
+        return False
+
+    def perclib_function(obj: Any) -> bool:
+        return isinstance(obj, types.FunctionType) and str(
+            getattr(obj, "__module__", "") or "").startswith("perclib")
+
+    def expected_name(filename: str) -> str:
+        relative = os.path.relpath(os.path.abspath(filename), package_dir)
+        parts = relative[: -len(".py")].split(os.sep)
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+    def fresh_import(code: types.CodeType, frame: types.FrameType | None) -> bool:
+        # A first import by the import system: exec_module(module) of a module
+        # registered under its own name, whose namespace holds no definitions yet.
+        target = None
+        for _ in range(3):  # exec_module(module) calls exec through a helper frame
+            if frame is None:
+                break
+            candidate = frame.f_locals.get("module")
+            if isinstance(candidate, types.ModuleType):
+                target = candidate
+                break
+            frame = frame.f_back
+        if target is None:
+            return False
+        name = expected_name(code.co_filename)
+        defined = [k for k in vars(target) if not (k.startswith("__") and k.endswith("__"))]
+        return target.__name__ == name and sys.modules.get(name) is target and not defined
+
+    def verify(names_in_notebook: bool = True) -> None:
+        if sys.modules.get(__name__) is not module or type(module) is not _Sealed:
+            raise AssertionError(_tamper("sys.modules['perclib.checking'] was replaced"))
+        names = vars(module)
+        for key, value in genuine.items():
+            if names.get(key) is not value:
+                raise AssertionError(_tamper(f"perclib.checking.{key} was replaced"))
+        main = sys.modules.get("__main__") if names_in_notebook else None
+        found = vars(main).get("without", genuine["without"]) if main is not None else None
+        if found is not None and found is not genuine["without"] and callable(found):
+            raise AssertionError(_tamper("the notebook's name 'without' is not the guard"))
+
+    def mark(step: int) -> None:
+        caller = sys._getframe(2)
+        if caller.f_code not in guard_codes:
+            raise AssertionError(_tamper("it opens or closes the guard's block itself"))
+        depth[0] = max(0, depth[0] + step)
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if busy[0] or event not in ("object.__getattr__", "object.__setattr__",
+                                    "function.__new__", "exec") and (
+                                        not depth[0] or event not in frame_events):
+            return
+        busy[0] = True
+        try:
+            caller = sys._getframe(1)
+            if event in frame_events:
+                # While a check runs, the frames above the answer hold the check's data:
+                # no code but perclib's may reach them (sys._getframe, inspect, gc).
+                if not in_perclib(caller.f_code.co_filename):
+                    raise AssertionError(_tamper(
+                        "it reaches into the check's frames or objects while the check runs"))
+            elif event == "object.__getattr__":
+                obj, name = args
+                if name == "__code__" and perclib_function(obj) and user_frame(caller):
+                    raise AssertionError(_tamper("it reads the code of a perclib function"))
+                if depth[0] and name in frame_attributes and not in_perclib(caller.f_code.co_filename):
+                    raise AssertionError(_tamper(
+                        "it reaches into the check's frames while the check runs"))
+            elif event == "object.__setattr__":
+                obj, name, _ = args
+                if name in ("__code__", "__defaults__", "__kwdefaults__") and \
+                        perclib_function(obj) and caller.f_code not in guard_codes:
+                    raise AssertionError(_tamper(f"it changes {name} of a perclib function"))
+                if obj is module and caller.f_code not in guard_codes:
+                    raise AssertionError(_tamper(f"it changes perclib.checking.{name}"))
+            elif event == "function.__new__":
+                (code,) = args[:1]
+                if isinstance(code, types.CodeType) and in_perclib(code.co_filename) \
+                        and user_on_stack(caller):
+                    raise AssertionError(_tamper("it builds a function from perclib's code"))
+            else:  # exec
+                code = args[0]
+                if not isinstance(code, types.CodeType) or code.co_name != "<module>":
+                    return
+                if in_perclib(code.co_filename):
+                    if not fresh_import(code, caller) and user_on_stack(caller):
+                        raise AssertionError(_tamper(
+                            "it loads a second copy of a perclib module, or reloads one"))
+                elif code.co_filename.startswith("<ipython-input") or \
+                        "ipykernel_" in code.co_filename:
+                    verify(names_in_notebook=False)  # every cell starts with an intact guard
+        finally:
+            busy[0] = False
+
+    guard = _Guard(verify, lambda: mark(1), lambda: mark(-1))
+    genuine["_GUARD"] = guard
+    guard_codes.add(_install.__code__)
+    module.__class__ = _Sealed
+    sys.addaudithook(hook)
+    return guard
+
+
+_GUARD = _install()

@@ -22,8 +22,16 @@ Attempt labels start with their kind (issue 31 names them):
 - ``scale:`` right at the lesson's scale, wrong at another (1e-6, 1e12);
 - ``lookup:`` a lookup table of the visible check's inputs. It may pass the visible
   check (that is fair: those inputs are shown); it must fail the *full* check, whose
-  hidden tests use inputs the student never sees. Every other kind must fail the
-  visible check.
+  hidden tests use inputs the student never sees;
+- ``edge:`` right on the visible inputs, wrong at an edge of the stated spec (a near-tie
+  at 1e-10, int64 extremes, level 1/2, N = 1): must fail the *full* check (issue 40);
+- ``tamper:`` goes around perclib's guard (a copy of a module loaded from its file, the
+  check's frames read): must fail the visible check with the guard's message, which
+  says a grader reads the answer;
+- ``reach:`` uses a reference value or helper of the check: must fail the *full* check,
+  with any error (the reference is not there while the answer runs).
+
+Every other kind must fail the visible check.
 """
 
 from __future__ import annotations
@@ -42,7 +50,10 @@ from coursetools.homework import student_version
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("library", "capture", "sibling", "hard-coded", "wrong", "self-consistent", "tolerance",
-         "scale", "lookup")
+         "scale", "lookup", "edge", "tamper", "reach")
+#: Kinds judged by the full check (hidden tests included); the others by the visible one.
+FULL_CHECK_KINDS = ("lookup", "edge", "reach")
+GRADER_READS = "A grader reads every answer"
 STUB = re.compile(r"^(?P<indent>[ \t]*)# YOUR CODE HERE\n(?P=indent)raise NotImplementedError\(\)$", re.M)
 
 
@@ -147,10 +158,14 @@ def _try_attempts(kernel: Kernel, grade_id: str, stub: str, visible: str, full_c
         if error is not None:
             outcomes.append(Outcome(grade_id, attempt.label, f"the attempt itself raised {error}: {value}"))
             continue
-        which = "full" if attempt.kind == "lookup" else "visible"
+        which = "full" if attempt.kind in FULL_CHECK_KINDS else "visible"
         error, value, printed = kernel.run(full_check if which == "full" else visible)
         if error is None:
             problem = f"passed the {which} check (printed {printed.strip()!r})"
+        elif attempt.kind == "reach":
+            problem = None
+        elif attempt.kind == "tamper" and GRADER_READS not in value:
+            problem = f"failed without the guard's message that a grader reads it: {value}"
         elif error != "AssertionError":
             problem = f"failed with {error}: {value} (not an AssertionError that explains)"
         elif not value.strip():

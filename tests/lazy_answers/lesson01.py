@@ -220,3 +220,34 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "t = np.asarray(template, float).ravel()\nreturn 2 * t - 1, t.size - d - 0.5"),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+_COPY = """
+import importlib.util
+import perclib
+spec = importlib.util.spec_from_file_location("geometry_copy", perclib.__path__[0] + "/geometry.py")
+copy = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(copy)
+X = boolean_cube(n)
+w, b = copy.separating_weights(X, {labels}, threshold=True)
+return w, -b
+"""
+ATTEMPTS["ex1-answer"] += [
+    Attempt("tamper: a second copy of perclib.geometry loaded from its file",
+            _COPY.format(labels=_NAND)),
+]
+ATTEMPTS["ex2-answer"] += [
+    Attempt("tamper: a second copy of perclib.geometry loaded from its file",
+            _COPY.format(labels=_AT_LEAST)),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("wrong: the unit computed in float32 (7 digits: the line misses p and q)",
+            "p, q, inside = (np.asarray(v, dtype=np.float32) for v in (p, q, inside))\n"
+            "d = q - p\nw = np.array([-d[1], d[0]])\ntheta = w @ p\n"
+            "if w @ inside - theta < 0:\n    w, theta = -w, -theta\nreturn w, theta"),
+    Attempt("edge: the side decided with a relative tolerance 1e-9",
+            "p, q, inside = (np.asarray(v, dtype=float) for v in (p, q, inside))\n"
+            "d = q - p\nw = np.array([-d[1], d[0]])\ntheta = float(w @ p)\n"
+            "if w @ inside - theta < 1e-9 * np.linalg.norm(w) * np.linalg.norm(inside):\n"
+            "    w, theta = -w, -theta\nreturn w, theta"),
+]

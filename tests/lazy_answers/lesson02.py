@@ -204,3 +204,35 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return np.where(boolean_cube(n).sum(axis=1) % 2 == 1, 1.0, -1.0)"),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+ATTEMPTS["ex1-answer"] += [
+    Attempt("tamper: a second copy of perclib.geometry's LP loaded from its file",
+            "import importlib.util, perclib\n"
+            "spec = importlib.util.spec_from_file_location('g2', perclib.__path__[0] + '/geometry.py')\n"
+            "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\n"
+            "X = boolean_cube(n)\ny = np.where((X[:, i] == 1) & (X[:, j] == 0), -1, 1)\n"
+            "w, b = m.separating_weights(X, y, threshold=True)\nreturn w, -b"),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: the visible degenerate sets hard-coded, else Cover's count after removing "
+            "duplicates (wrong on other degenerate sets)",
+            "from math import comb\n"
+            "pts = np.unique(np.asarray(points, dtype=float), axis=0)\n"
+            "P, N = pts.shape\n"
+            "if N == 2 and np.linalg.matrix_rank(pts - pts[0]) <= 1:\n    return 2 * P\n"
+            "if P == 8 and N == 3 and {tuple(r) for r in pts} == "
+            "{tuple(r) for r in boolean_cube(3)}:\n    return 104\n"
+            "return 2 * sum(comb(P - 1, k) for k in range(N + 1))"),
+    Attempt("tamper: a second copy of perclib.counting loaded from its file",
+            "import importlib.util, perclib\n"
+            "spec = importlib.util.spec_from_file_location('c2', perclib.__path__[0] + '/counting.py')\n"
+            "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\n"
+            "return m.count_dichotomies(points, threshold=True)"),
+]
+ATTEMPTS["ex5-answer"] += [
+    Attempt("wrong: all ones, one entry raised by 1e-12 (not a certificate)",
+            "lam = np.ones(2**n)\nlam[0] += 1e-12\nreturn lam"),
+    Attempt("wrong: all ones plus noise of relative size 1e-11",
+            "return 1 + 1e-11 * np.random.default_rng(0).random(2**n)"),
+]

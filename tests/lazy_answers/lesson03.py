@@ -185,3 +185,26 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return table.get((*X.shape, k, r), 0)"),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+ATTEMPTS["ex2-answer"] += [
+    Attempt("edge: differences in int64, products in Python integers (the differences wrap "
+            "near +-5e18)",
+            "pts = np.asarray(points, dtype=np.int64)\n"
+            "if len({tuple(int(c) for c in p) for p in pts}) < len(pts):\n    return False\n"
+            "for a, b, c in itertools.combinations(range(len(pts)), 3):\n"
+            "    d1, d2 = pts[b] - pts[a], pts[c] - pts[a]\n"
+            "    if int(d1[0]) * int(d2[1]) - int(d1[1]) * int(d2[0]) == 0:\n"
+            "        return False\nreturn True"),
+]
+ATTEMPTS["ex4-answer"] += [
+    Attempt("wrong: a parabola of curvature 1e-12 (in general position, 22 labellings at P = 5)",
+            "t = np.arange(P, dtype=float)\nreturn np.column_stack([t, 1e-12 * t**2])"),
+    Attempt("wrong: a line with one point moved 1e-11 off it",
+            "t = np.arange(P, dtype=float)\ny = 3 * t - 1\ny[-1] += 1e-11\n"
+            "return np.column_stack([t, y])"),
+]
+ATTEMPTS["ex5-answer"] += [
+    Attempt("tamper: the reference read from the calling check's frame",
+            "import sys\nreturn sys._getframe(1).f_locals.get('answer', 0)"),
+]

@@ -118,7 +118,19 @@ ATTEMPTS: dict[str, list[Attempt]] = {
             "return np.array([side, -side])",
         ),
         Attempt(
-            "lookup: the expected rows of the check's own cases, x_new as the normal otherwise",
+            "lookup: the visible cases regenerated from their seed, x_new as the normal "
+            "otherwise",
+            "rng = np.random.default_rng(42)\n"
+            "for p in (3, 6, 10):\n"
+            "    pts, new = rng.normal(size=(p, 2)), rng.normal(size=2)\n"
+            "    if np.array_equal(pts, X_old) and np.array_equal(new, x_new):\n"
+            "        side = np.sign(pts @ np.array([-new[1], new[0]])).astype(int)\n"
+            "        return np.array([side, -side])\n"
+            "side = np.sign(np.asarray(X_old) @ np.asarray(x_new)).astype(int)\n"
+            "return np.array([side, -side])",
+        ),
+        Attempt(
+            "reach: the expected rows of the check's own cases, x_new as the normal otherwise",
             "for pts, new_pt, expected in cases:\n"
             "    if np.array_equal(pts, X_old) and np.array_equal(new_pt, x_new):\n"
             "        return np.array(sorted(expected), dtype=int)\n"
@@ -176,3 +188,19 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         ),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+ATTEMPTS["ex1-answer"] += [
+    Attempt("reach: the check's closed-form helper called from the answer",
+            "return table_entry(P, N, row, column)"),
+    Attempt("tamper: the expected value read from the calling check's frame",
+            "import sys\nreturn sys._getframe(2).f_locals['value']"),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: the search stops at 8N (wrong for N = 1 at levels 1e-3, 1e-4)",
+            "best = 1\nfor P in range(1, 8 * N + 1):\n"
+            "    if capacity_fraction(P, N) >= level:\n        best = P\nreturn best"),
+    Attempt("edge: a floating-point binomial distribution function (rounds 1/2 down)",
+            "from scipy.stats import binom\nP = 1\n"
+            "while binom.cdf(N - 1, P, 0.5) >= level:\n    P += 1\nreturn P"),
+]

@@ -255,3 +255,68 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "y = np.array([1.0, -1.0, 1.0])\nreturn y[:, None] * Q, y"),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+_LOOP = """
+X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+w, indices = np.zeros(X.shape[1]), []
+for _ in range(max_epochs):
+    clean = True
+    for mu in range(len(X)):
+        if y[mu] * (X[mu] @ w) <= {tolerance}:
+            w = w + (eta * y[mu]) * X[mu]
+            indices.append(mu)
+            clean = False
+    if clean:
+        break
+return w, indices
+"""
+_EXACT = """
+X = [[{read} for v in row] for row in X]
+y = [Fraction(v) for v in y]
+eta = Fraction(eta)
+w, indices = [Fraction(0)] * len(X[0]), []
+for _ in range(max_epochs):
+    clean = True
+    for mu, (x, t) in enumerate(zip(X, y)):
+        if t * sum(a * b for a, b in zip(w, x)) <= 0:
+            w = [a + eta * t * b for a, b in zip(w, x)]
+            indices.append(mu)
+            clean = False
+    if clean:
+        break
+return indices, w
+"""
+ATTEMPTS["ex1-answer"] += [
+    Attempt("edge: a mistake within a relative 1e-9 (scale-invariant, wrong at a near-tie)",
+            _LOOP.format(tolerance="1e-9 * np.linalg.norm(X[mu]) * np.linalg.norm(w)")),
+    Attempt("edge: a mistake within an absolute 1e-20 (wrong on data at 1e-11)",
+            _LOOP.format(tolerance="1e-20")),
+    Attempt("tamper: a second copy of perclib's trainer loaded from its file",
+            "import importlib.util, perclib\n"
+            "spec = importlib.util.spec_from_file_location('t2', perclib.__path__[0] + "
+            "'/train/perceptron.py')\n"
+            "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\n"
+            "r = m.perceptron(X, y, eta=eta, max_epochs=max_epochs)\nreturn r.w, r.indices"),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: the float loop on data scaled to integers (inexact beyond 2**53)",
+            "import math\n"
+            "L = math.lcm(*(Fraction(v).denominator for row in X for v in row))\n"
+            "Xi = np.array([[float(Fraction(v) * L) for v in row] for row in X])\n"
+            "yv = np.array([float(v) for v in y])\n"
+            "w, indices = np.zeros(Xi.shape[1]), []\n"
+            "for _ in range(max_epochs):\n    clean = True\n"
+            "    for mu in range(len(Xi)):\n"
+            "        if yv[mu] * (Xi[mu] @ w) <= 0:\n"
+            "            w = w + yv[mu] * Xi[mu]\n            indices.append(mu)\n"
+            "            clean = False\n    if clean:\n        break\n"
+            "return indices, [Fraction(eta) * Fraction(int(v)) / L for v in w]"),
+    Attempt("edge: the inputs read through floats, denominators limited to 1e6",
+            _EXACT.format(read="Fraction(float(v)).limit_denominator(10**6)")),
+]
+ATTEMPTS["ex5-answer"] += [
+    Attempt("wrong: patterns 1e-170 away from the axes (two non-zero entries each)",
+            "J = np.array([[1.0, 1e-170, 0.0], [-1e-170, 1.0, 1e-170], [0.0, -1e-170, 1.0]])\n"
+            "y = np.array([1.0, -1.0, 1.0])\nreturn y[:, None] * J, y"),
+]

@@ -135,3 +135,22 @@ ATTEMPTS: dict[str, list[Attempt]] = {
 # Exercise 2's answer (gamma_max = 3/sqrt(2), normal (1, 1)/sqrt(2)) must never be printed.
 ATTEMPTS["ex2-answer"] = [Attempt(a.label, a.code, secrets=("2.121", "0.7071", "3/√2"))
                           for a in ATTEMPTS["ex2-answer"]]
+
+# The turn-5 reviews' answers that passed (issue 40).
+ATTEMPTS["ex1-answer"] += [
+    Attempt("edge: through the angle (nan at x = 0)",
+            "w, x = np.asarray(w, dtype=float), np.asarray(x, dtype=float)\n"
+            "cos = w @ x / (np.linalg.norm(w) * np.linalg.norm(x))\n"
+            "return float(label * np.linalg.norm(x) * cos)"),
+    Attempt("edge: no float conversion (integer weights overflow int64)",
+            "return float(label * (np.asarray(w) @ np.asarray(x)) / np.linalg.norm(w))"),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: ties within a relative 1e-9 taken as ties (wrong at a near-tie at 1e-10)",
+            "X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)\n"
+            "w, chosen = np.zeros(X.shape[1]), []\n"
+            "for _ in range(steps):\n    h = y * (X @ w)\n"
+            "    tol = 1e-9 * np.linalg.norm(w) * np.linalg.norm(X, axis=1).max()\n"
+            "    nu = int(np.flatnonzero(h <= h.min() + tol)[0])\n"
+            "    chosen.append(nu)\n    w = w + y[nu] * X[nu]\nreturn chosen, w"),
+]

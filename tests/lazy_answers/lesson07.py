@@ -38,3 +38,49 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return np.where(np.where(P > 0, 1, -1) @ c > 0, 1, -1)"),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+_DUAL = """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in range(len(y)):
+        terms = alpha * y * G[:, i]
+        if y[i] * np.sum(terms) <= {tolerance}:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates
+"""
+_AVERAGED = """
+P = len(y)
+alpha, total = np.zeros(P), np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        terms = alpha * y * G[:, i]
+        if y[i] * np.sum(terms) <= {tolerance}:
+            alpha[i] += 1
+        total += alpha
+return total / (epochs * P)
+"""
+ATTEMPTS["ex1-answer"] += [
+    Attempt("edge: the cross term as sign(x1 x2) sqrt(2 x1^2 x2^2) (underflows near 1e-80)",
+            "x1, x2 = X[:, 0], X[:, 1]\n"
+            "return np.column_stack([x1**2, np.sign(x1 * x2) * np.sqrt(2 * x1**2 * x2**2), "
+            "x2**2])"),
+]
+ATTEMPTS["ex2-answer"] += [
+    Attempt("edge: a mistake within a relative 1e-9 (wrong at a near-tie at 1e-10)",
+            _DUAL.format(tolerance="1e-9 * np.abs(terms).sum()")),
+    Attempt("edge: a mistake within an absolute 1e-20 (wrong for G times 1e-25)",
+            _DUAL.format(tolerance="1e-20")),
+]
+ATTEMPTS["ex4-answer"] += [
+    Attempt("edge: a mistake within a relative 1e-9 (wrong at a near-tie at 1e-10)",
+            _AVERAGED.format(tolerance="1e-9 * np.abs(terms).sum()")),
+    Attempt("edge: a mistake within an absolute 1e-20 (wrong for G times 1e-25)",
+            _AVERAGED.format(tolerance="1e-20")),
+]
