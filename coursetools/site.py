@@ -292,7 +292,9 @@ def how_to_page() -> str:
         - **Homework** templates are nbgrader's release: solutions become stubs, hidden
           tests are removed, the checks stay.
         - **Grading** works with nbgrader as it is (`generate_assignment`, `autograde`,
-          `formgrader`); the README's *For instructors* section walks through it.
+          `formgrader`); [the instructors' guide]({REPO_URL}/blob/{BRANCH}/docs/instructors.md)
+          walks through it, and [the class guide]({REPO_URL}/blob/{BRANCH}/docs/classroom.md)
+          runs a class on JupyterHub.
         - **Handouts** are self-contained HTML and PDF pages, with `--with-solutions`
           for instructor copies.
         - **This site** is built from the stored outputs without running a kernel,
