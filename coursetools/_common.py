@@ -111,7 +111,7 @@ def generator_parser(
 
 
 #: The extra (``pip install -e ".[extra]"``) that provides each tool's dependencies.
-EXTRAS = {"site": "site", "handouts": "instructor", "homework": "instructor"}
+EXTRAS = {"site": "site", "handouts": "instructor", "homework": "instructor", "slides": "instructor"}
 
 
 def missing_modules(modules: Sequence[str]) -> list[str]:

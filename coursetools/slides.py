@@ -31,6 +31,11 @@ Usage::
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # one line naming the extra to install, not a traceback
+    from coursetools._common import require
+
+    require("slides", ("nbformat", "markdown_it", "sphinx_revealjs", "mathjax", "playwright"))
+
 import argparse
 import base64
 import html
@@ -658,6 +663,7 @@ def build(out_dir: Path | str | None = None, lessons: list[int] | None = None, *
         if unknown:
             raise CourseToolsError(f"--lesson {', '.join(sorted(unknown))}: no such lesson")
         found = [p for p in found if p.name[:2] in wanted]
+    reveal_root()  # reveal.js missing: say so before creating any folder
     out.mkdir(parents=True, exist_ok=True)
     pages = []
     for lesson in found:

@@ -50,6 +50,8 @@ def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
         ("coursetools.site", ["mathjax"], "site"),
         ("coursetools.handouts", ["mathjax"], "instructor"),
         ("coursetools.homework", ["nbgrader"], "instructor"),
+        ("coursetools.slides", ["sphinx_revealjs"], "instructor"),
+        ("coursetools.slides", ["markdown_it", "mathjax"], "instructor"),
     ],
 )
 def test_missing_extra_is_one_line_with_the_install_command(tool, blocked, extra):
@@ -61,6 +63,16 @@ def test_missing_extra_is_one_line_with_the_install_command(tool, blocked, extra
     assert f'{sys.executable} -m pip install -e ".[{extra}]"' in lines[0], lines[0]
     for name in blocked:
         assert name in lines[0]
+
+
+def test_slides_without_their_extra_write_nothing(tmp_path):
+    """The missing extra is named before anything is written: no empty slides/ folder."""
+    out = tmp_path / "slides"
+    block = BLOCK.replace("'--help'", f"'--no-pdf', '--lesson', '1', '--out', {str(out)!r}")
+    result = _run("-c", block, "coursetools.slides", "sphinx_revealjs")
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stderr
+    assert 'pip install -e ".[instructor]"' in result.stderr
+    assert not out.exists(), "the failed build left an empty slides folder"
 
 
 def test_roles_check_says_all_is_well_in_one_line(tmp_path):
