@@ -47,7 +47,7 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("handouts", ("jinja2", "nbconvert", "nbgrader", "mathjax"))
+    require("handouts", ("jinja2", "nbconvert", "nbgrader", "mathjax", "tqdm"))
 
 import copy
 import html as html_lib
@@ -56,6 +56,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ from coursetools._common import (
     generator_parser,
     lesson_notebooks,
     plan_outputs,
+    progress,
     repo_root,
     run_cli,
 )
@@ -498,8 +500,11 @@ def build(
     browser = _Browser(chromium)
     try:
         with tempfile.TemporaryDirectory(prefix="handout-") as tmp:
-            for src, targets in plan:
+            bar = progress(plan, desc="handouts" + (" with solutions" if with_solutions else ""),
+                           unit="lesson", enabled=verbose)
+            for src, targets in bar:
                 start = time.perf_counter()
+                bar.set_postfix_str(f"{Path(src).stem}: typesetting")
                 html_path = targets[0]
                 raw = notebook_to_raw_html(
                     Path(src), mathjax, stems, with_solutions=with_solutions
@@ -533,6 +538,7 @@ def build(
                 html_path.write_text(report["html"], encoding="utf-8")
                 pdf_path = None
                 if pdf:
+                    bar.set_postfix_str(f"{Path(src).stem}: printing the PDF")
                     pdf_path = targets[1]
                     footer = _FOOTER.format(
                         title=html_lib.escape(title), licence=html_lib.escape(LICENCE)
@@ -555,7 +561,8 @@ def build(
                 )
                 handouts.append(handout)
                 if verbose:
-                    print(handout.summary(), flush=True)
+                    bar.write(handout.summary(), file=sys.stdout)
+            bar.close()
     finally:
         browser.close()
     return handouts

@@ -31,7 +31,8 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("site", ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "nbgrader", "nbconvert", "mathjax"))
+    require("site", ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "nbgrader", "nbconvert", "mathjax",
+                     "tqdm"))
 
 import argparse
 import html
@@ -560,6 +561,36 @@ def site_report(out: Path) -> dict[str, float]:
             "heaviest_page": heaviest, "frames": len(list((out / "_static" / "frames").glob("*.png")))}
 
 
+_SPHINX_STEP = re.compile(r"^(reading sources|writing output)\.\.\. \[\s*(\d+)%\]")
+
+
+def run_sphinx(src: Path, out: Path, doctrees: Path, *, pages: int, show_progress: bool) -> str:
+    """Run sphinx-build (HTML); return its warnings. A bar follows its reading and writing.
+
+    Sphinx reports each phase in percent ("reading sources... [ 50%] 04_cover_counting"):
+    the bar counts pages read and written, ``2 * pages`` in all.
+    """
+    from coursetools._common import progress
+
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-j", "auto", "-N",
+           "-d", str(doctrees), str(src), str(out)]
+    env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
+        with progress(total=2 * pages, desc="site pages", unit="page", enabled=show_progress) as bar:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                step = _SPHINX_STEP.match(line)
+                if step:
+                    phase = 0 if step[1] == "reading sources" else 1
+                    bar.update(max(0, phase * pages + round(int(step[2]) * pages / 100) - bar.n))
+        errors.seek(0)
+        stderr = errors.read()
+        if proc.wait() != 0:
+            raise CourseToolsError(f"sphinx-build failed:\n{stderr[-4000:]}")
+    return stderr
+
+
 def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir: Path | None = None,
           report: dict | None = None) -> Path:
     """Build the site into ``out_dir`` (replaced if it exists); return its path.
@@ -578,21 +609,17 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     start = time.perf_counter()
     log: list[str] = []
     cache = (cache_dir or root / CACHE_DIR).resolve()
-    players = render_players(notebooks, cache_dir=cache, log=log)
+    players = render_players(notebooks, cache_dir=cache, log=log, show_progress=verbose)
     frames_time = time.perf_counter() - start
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
         write_sources(src, notebooks, players, cache / "frames")
         staging = Path(tmp) / "html"
-        cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "auto",
-               "-d", str(Path(tmp) / "doctrees"), str(src), str(staging)]
-        env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            raise CourseToolsError(f"sphinx-build failed:\n{proc.stderr[-4000:]}")
-        if verbose and proc.stderr.strip():
-            print(proc.stderr.strip(), file=sys.stderr)
+        stderr = run_sphinx(src, staging, Path(tmp) / "doctrees", pages=len(notebooks) + 2,
+                            show_progress=verbose)
+        if verbose and stderr.strip():
+            print(stderr.strip(), file=sys.stderr)
         # Build leftovers that are not part of the site: the Jinja macro files the
         # themes copy and the (empty, html_copy_source = False) source folder.
         for leftover in (staging / "_static").glob("*webpack-macros.html"):

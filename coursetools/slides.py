@@ -34,7 +34,7 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("slides", ("nbformat", "markdown_it", "sphinx_revealjs", "mathjax", "playwright"))
+    require("slides", ("nbformat", "markdown_it", "sphinx_revealjs", "mathjax", "playwright", "tqdm"))
 
 import argparse
 import base64
@@ -666,15 +666,22 @@ def build(out_dir: Path | str | None = None, lessons: list[int] | None = None, *
     reveal_root()  # reveal.js missing: say so before creating any folder
     out.mkdir(parents=True, exist_ok=True)
     pages = []
-    for lesson in found:
+    from coursetools._common import progress
+
+    bar = progress(found, desc="slides", unit="deck", enabled=verbose)
+    for lesson in bar:
         start = time.perf_counter()
+        bar.set_postfix_str(f"{lesson.stem}: deck")
         page = build_deck(lesson, out)
         if pdf:
+            bar.set_postfix_str(f"{lesson.stem}: printing the PDF")
             print_pdf(page, page.parent / f"{lesson.stem}.pdf")
         pages.append(page)
         if verbose:
             count = json.loads((page.parent / "slides.json").read_text())["slides"]
-            print(f"{lesson.stem}: {count} slides -> {page.parent} ({time.perf_counter() - start:.1f} s)")
+            bar.write(f"{lesson.stem}: {count} slides -> {page.parent} ({time.perf_counter() - start:.1f} s)",
+                      file=sys.stdout)
+    bar.close()
     return pages
 
 
