@@ -178,7 +178,21 @@ def progress(iterable: Iterable | None = None, *, total: float | None = None, de
     from tqdm import tqdm
 
     tty = sys.stderr.isatty()
-    return tqdm(
+
+    class Bar(tqdm):
+        # Off a terminal, a forced redraw (a new total, a new postfix) waits its turn
+        # like any other update: the log gets one line per interval (close() prints the last).
+        def refresh(self, nolock: bool = False, lock_args=None) -> None:
+            if tty or self.disable:
+                return super().refresh(nolock=nolock, lock_args=lock_args)
+            last = getattr(self, "last_print_t", None)  # None: the first line
+            if last is not None and self._time() - last < self.mininterval:
+                return None
+            super().refresh(nolock=nolock, lock_args=lock_args)
+            self.last_print_t = self._time()
+            return None
+
+    return Bar(
         iterable, total=total, desc=desc, unit=unit, disable=not enabled,
         file=sys.stderr if tty else _LogLines(sys.stderr),
         mininterval=0.2 if tty else 30.0, maxinterval=10.0 if tty else 60.0,

@@ -143,6 +143,8 @@ _TEMPLATE = (
     ".jp-OutputArea-output pre { white-space: pre-wrap !important;"
     " word-break: normal !important; overflow-wrap: normal !important; }\n"
     ".handout-caption { font-style: italic; color: #444; margin: 0.2em 0 0.8em; }\n"
+    ".handout-check-note { font-style: italic; color: #444; border-left: 3px solid #bbb;"
+    " padding-left: 0.6em; }\n"
     ".handout-footer { margin-top: 2em; font-size: 0.85em; color: #555; }\n"
     "@media print {\n"
     "  body { margin: 0; }\n"
@@ -309,6 +311,22 @@ def _without_markers(source: str) -> str:
     )
 
 
+def check_note(cell) -> str:
+    """The line a handout shows in place of an exercise's check cell.
+
+    >>> from nbformat.v4 import new_code_cell
+    >>> cell = new_code_cell("assert f(2) == 4", metadata={"nbgrader": {"grade_id": "ex3-check"}})
+    >>> "begins <code>exercise 3: correct</code> when the answer passes" in check_note(cell)
+    True
+    """
+    grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+    number = re.match(r"ex(\d+)", grade_id)
+    passed = f"a line that begins <code>exercise {number[1]}: correct</code>" if number else "one line"
+    return ('<p class="handout-check-note">In the notebook, a check cell follows here: run it '
+            f"after your answer. It prints {passed} when the answer passes, and otherwise an "
+            "error that says what is wrong.</p>")
+
+
 def handout_notebook(nb, *, with_solutions: bool = False):
     """A copy of ``nb`` as the handout shows it, cell by cell according to its role.
 
@@ -328,7 +346,10 @@ def handout_notebook(nb, *, with_solutions: bool = False):
         except ValueError:
             role = "lesson"
         if role == "exercise-check":
-            continue  # hidden in handouts (the student version keeps them)
+            # Hidden in handouts (the student version keeps them); the exercise text
+            # speaks of its check, so the page says where it is and what it prints.
+            cells.append(nbformat.v4.new_markdown_cell(check_note(cell)))
+            continue
         if role == "written" and not with_solutions:
             continue
         if cell.cell_type == "markdown":
