@@ -155,7 +155,10 @@ _TEMPLATE = (
     " .jp-OutputArea-output pre { font-size: 10px !important; line-height: 1.35; }\n"
     "  .jp-OutputArea-output img, .jp-RenderedImage, mjx-container[jax=SVG][display=true]"
     " { break-inside: avoid; }\n"
-    "  .jp-Cell-inputWrapper { break-inside: avoid; }\n"
+    # A code cell stays on one page; text flows (a whole markdown cell kept together
+    # left half pages blank), but never a lone line at a page's foot or head.
+    "  .jp-CodeCell .jp-Cell-inputWrapper { break-inside: avoid; }\n"
+    "  p, li { orphans: 3; widows: 3; }\n"
     "  h1, h2, h3, h4 { break-after: avoid; }\n"
     "  a.anchor-link { display: none; }\n"
     "}\n</style>\n{% endblock extra_css %}\n"
@@ -430,27 +433,41 @@ def pdf_pages(pdf: Path) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def last_page_fill(pdf: Path) -> float | None:
-    """Fraction of the last page's printable height that holds content (0..1)."""
+def page_fills(pdf: Path, first: int = 1, last: int | None = None) -> list[float] | None:
+    """Fraction of each page's printable height that holds content (0..1), top to bottom.
+
+    Measured on the printed pages (pdftoppm): where the lowest dark pixel row is,
+    between the top and bottom margins. ``None`` without pdfinfo/pdftoppm.
+    """
     pages = pdf_pages(pdf)
     if pages is None or shutil.which("pdftoppm") is None:
         return None
     import numpy as np
     from PIL import Image
 
+    last = pages if last is None else min(last, pages)
+    fills = []
     with tempfile.TemporaryDirectory() as tmp:
-        prefix = Path(tmp) / "last"
+        prefix = Path(tmp) / "page"
         subprocess.run(
-            ["pdftoppm", "-r", "30", "-gray", "-f", str(pages), "-l", str(pages), "-png",
+            ["pdftoppm", "-r", "30", "-gray", "-f", str(first), "-l", str(last), "-png",
              str(pdf), str(prefix)],
             check=True,
         )
-        (png,) = Path(tmp).glob("last*.png")
-        pixels = np.asarray(Image.open(png).convert("L"))
-    height = pixels.shape[0]
-    top, bottom = int(height * 14 / 297), int(height * (1 - 16 / 297))  # the margins
-    rows = np.flatnonzero((pixels[top:bottom] < 200).any(axis=1))
-    return 0.0 if rows.size == 0 else float(rows[-1] + 1) / (bottom - top)
+        for png in sorted(Path(tmp).glob("page*.png")):
+            pixels = np.asarray(Image.open(png).convert("L"))
+            height = pixels.shape[0]
+            top, bottom = int(height * 14 / 297), int(height * (1 - 16 / 297))  # the margins
+            rows = np.flatnonzero((pixels[top:bottom] < 200).any(axis=1))
+            fills.append(0.0 if rows.size == 0 else float(rows[-1] + 1) / (bottom - top))
+    return fills
+
+
+def last_page_fill(pdf: Path) -> float | None:
+    """Fraction of the last page's printable height that holds content (0..1)."""
+    pages = pdf_pages(pdf)
+    fills = None if pages is None else page_fills(pdf, first=pages)
+    return fills[-1] if fills else None
 
 
 class _Browser:

@@ -390,6 +390,9 @@ p code.literal, li code.literal, td code.literal { overflow-wrap: anywhere; }
 p code.literal span.pre, li code.literal span.pre, td code.literal span.pre { white-space: normal; }
 /* The theme's top bar repeats the sidebar's search (and is empty on a phone). */
 #pst-header { display: none; }
+/* The search field's magnifier is drawn over the field: the typed text starts after it. */
+form.bd-search input.form-control { padding-left: 2.25rem; }
+.site-downloads { font-size: 0.9em; color: #555; }
 """
 
 # The search page shows snippets of the pages' text, formulas as raw TeX: typeset
@@ -492,17 +495,61 @@ def theme_image_alt(page: str) -> str:
     return _IMG.sub(fix, page)
 
 
+#: Where a lesson page's download links point (inside the site, beside its pages).
+DOWNLOADS = "_static/downloads"
+
+
+def download_links(stem: str, pdf: bool) -> str:
+    """The line under a lesson's title: its notebook (student version) and handout PDF.
+
+    >>> print(download_links("05_convergence", pdf=False))  # doctest: +NORMALIZE_WHITESPACE
+    <p class="site-downloads">Download: <a href="_static/downloads/05_convergence.ipynb"
+    download>the notebook</a> (student version: exercises as stubs, no outputs; run it in
+    JupyterLab)</p>
+    """
+    links = [f'<a href="{DOWNLOADS}/{stem}.ipynb" download>the notebook</a> (student version: '
+             "exercises as stubs, no outputs; run it in\nJupyterLab)"]
+    if pdf:
+        links.append(f'<a href="{DOWNLOADS}/{stem}.pdf" download>the handout (PDF)</a>')
+    return '<p class="site-downloads">Download: ' + " · ".join(links).replace("> (", ">\n(") + "</p>"
+
+
+def write_downloads(target: Path, notebooks: list[Path], handouts: Path | None) -> dict[str, bool]:
+    """Each lesson's student notebook, and its handout PDF if ``handouts`` holds one.
+
+    Returns, per lesson stem, whether a PDF was included. Handouts take minutes to print
+    (Chromium): the site does not print them, it ships the ones already built
+    (``python -m coursetools.handouts`` first, into ``handouts/``).
+    """
+    target.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for path in notebooks:
+        if path.stem == INDEX:
+            continue
+        nbformat.write(student_version(nbformat.read(path, as_version=4), path.stem),
+                       target / path.name)
+        pdf = handouts / f"{path.stem}.pdf" if handouts is not None else None
+        found[path.stem] = bool(pdf and pdf.is_file())
+        if found[path.stem]:
+            shutil.copyfile(pdf, target / pdf.name)
+    return found
+
+
 def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Player]] | None = None,
-                  frames_dir: Path | None = None) -> None:
+                  frames_dir: Path | None = None, handouts: Path | None = None) -> None:
     """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
     index_nb = None
     players = players or {}
+    pdfs = write_downloads(src / DOWNLOADS, notebooks, handouts)
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         site_nb = site_notebook(nb, path.stem, players.get(path.stem))
         if path.stem == INDEX:
             index_nb = site_nb
             continue
+        title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
+        site_nb.cells.insert(title + 1, nbformat.v4.new_markdown_cell(
+            download_links(path.stem, pdfs.get(path.stem, False))))
         nbformat.write(site_nb, src / path.name)
     if index_nb is None:
         raise CourseToolsError(f"notebooks/{INDEX}.ipynb not found: it is the landing page")
@@ -516,7 +563,7 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     (src / f"{LICENCE}.md").write_text(licence_page(), encoding="utf-8")
     (src / "conf.py").write_text(_conf("The perceptron: an executable course"), encoding="utf-8")
     static = src / "_static"
-    static.mkdir()
+    static.mkdir(exist_ok=True)  # the downloads are already in it
     (static / "site.css").write_text(_CSS, encoding="utf-8")
     (static / "search_math.js").write_text(search_math_js(), encoding="utf-8")
     (static / "player.js").write_text(PLAYER_JS, encoding="utf-8")
@@ -614,7 +661,7 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
-        write_sources(src, notebooks, players, cache / "frames")
+        write_sources(src, notebooks, players, cache / "frames", handouts=root / "handouts")
         staging = Path(tmp) / "html"
         stderr = run_sphinx(src, staging, Path(tmp) / "doctrees", pages=len(notebooks) + 2,
                             show_progress=verbose)
