@@ -238,9 +238,12 @@ def is_label(phrase: str) -> bool:
 
     >>> is_label("The running time."), is_label("The order matters for the run.")
     (True, False)
+    >>> is_label("What carries over, exactly.")
+    True
     """
     words = {w.lower() for w in re.findall(r"[A-Za-z']+", phrase)}
-    return phrase.rstrip().endswith(":") or not words & VERBS
+    question = re.match(r"(what|why|how|where|when|which)\b", phrase.strip(), re.I)  # a heading
+    return phrase.rstrip().endswith(":") or bool(question) or not words & VERBS
 
 
 def ideas(text: str) -> list[str]:
@@ -734,6 +737,31 @@ function startDeck() {{
     }}
   }});
   document.documentElement.classList.remove("typesetting");
+  // Whatever still spills out of its 1280 x 720 slide (a long inline formula, one
+  // formula too many) is set smaller, figure first, text down to 28 px, never below.
+  function fits(slide) {{
+    return slide.scrollHeight <= 720 + 2 && slide.scrollWidth <= 1280 + 2;
+  }}
+  function fitSlide(slide) {{
+    if (!slide || slide.dataset.fitted || slide.querySelector("section")) return;
+    slide.dataset.fitted = "1";
+    var img = slide.querySelector("img.figure");
+    while (img && !fits(slide) && img.clientHeight > 360) {{
+      img.style.height = (img.clientHeight - 20) + "px";
+    }}
+    var boxes = slide.querySelectorAll("ul.ideas, p.statement, .formula, ul.checks");
+    for (var size = 36; size >= 28 && !fits(slide); size -= 2) {{
+      boxes.forEach(function (box) {{
+        if (parseFloat(getComputedStyle(box).fontSize) > size) box.style.fontSize = size + "px";
+      }});
+    }}
+  }}
+  Reveal.on("ready", function (event) {{
+    document.querySelectorAll(".reveal .slides section").forEach(function (s) {{
+      if (s.offsetParent !== null) fitSlide(s);  // the current slide; every page when printing
+    }});
+  }});
+  Reveal.on("slidechanged", function (event) {{ fitSlide(event.currentSlide); }});
   Reveal.initialize({{
     width: 1280, height: 720, margin: 0.04, center: false, hash: true, slideNumber: "c/t",
     transition: "none", pdfSeparateFragments: false, pdfMaxPagesPerSlide: 1,
