@@ -111,7 +111,7 @@ def generator_parser(
 
 
 #: The extra (``pip install -e ".[extra]"``) that provides each tool's dependencies.
-EXTRAS = {"site": "site", "handouts": "instructor", "homework": "instructor"}
+EXTRAS = {"site": "site", "handouts": "instructor", "homework": "instructor", "slides": "instructor"}
 
 
 def missing_modules(modules: Sequence[str]) -> list[str]:
@@ -140,3 +140,61 @@ def require(tool: str, modules: Sequence[str]) -> None:
             f"error: python -m coursetools.{tool} needs {', '.join(missing)} (not installed); "
             f'from the repository folder run: {sys.executable} -m pip install -e ".[{extra}]"'
         )
+
+
+class _LogLines:
+    """A stream for tqdm off a terminal: each refresh becomes one plain line.
+
+    tqdm redraws its bar in place with carriage returns; in a CI log those pile up into
+    one endless line. Off a terminal each (rare, see :func:`progress`) refresh is a line.
+    """
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> None:
+        line = text.replace("\r", "").replace("\x1b[A", "").strip()
+        if line:
+            self.stream.write(line + "\n")
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def progress(iterable: Iterable | None = None, *, total: float | None = None, desc: str = "",
+             unit: str = "it", enabled: bool = True):
+    """A progress bar on stderr (tqdm): what is being done, how many of how many, the ETA.
+
+    On a terminal the bar redraws in place; elsewhere (CI logs, a pipe) it prints one
+    line at most every 30 s, and once at the end. ``enabled=False`` shows nothing.
+
+    Examples
+    --------
+    >>> bar = progress(total=3, desc="frames", unit="frame", enabled=False)
+    >>> bar.update(2); bar.n
+    2
+    >>> bar.close()
+    """
+    from tqdm import tqdm
+
+    tty = sys.stderr.isatty()
+
+    class Bar(tqdm):
+        # Off a terminal, a forced redraw (a new total, a new postfix) waits its turn
+        # like any other update: the log gets one line per interval (close() prints the last).
+        def refresh(self, nolock: bool = False, lock_args=None) -> None:
+            if tty or self.disable:
+                return super().refresh(nolock=nolock, lock_args=lock_args)
+            last = getattr(self, "last_print_t", None)  # None: the first line
+            if last is not None and self._time() - last < self.mininterval:
+                return None
+            super().refresh(nolock=nolock, lock_args=lock_args)
+            self.last_print_t = self._time()
+            return None
+
+    return Bar(
+        iterable, total=total, desc=desc, unit=unit, disable=not enabled,
+        file=sys.stderr if tty else _LogLines(sys.stderr),
+        mininterval=0.2 if tty else 30.0, maxinterval=10.0 if tty else 60.0,
+        dynamic_ncols=tty, ncols=None if tty else 100, ascii=None if tty else True,
+    )

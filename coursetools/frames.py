@@ -51,7 +51,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
@@ -184,13 +184,18 @@ def _label(info: dict[str, Any], value: Any) -> str:
         return str(value)
 
 
-def render_in_kernel(figure: Any, spec: dict[str, Any], frames_dir: str) -> str:
+#: Marks the progress lines a kernel writes to stderr while it renders (read by the build).
+PROGRESS_MARK = "\x1ecourse-frames"
+
+
+def render_in_kernel(figure: Any, spec: dict[str, Any], frames_dir: str, progress: bool = False) -> str:
     """Render ``figure`` (a SliderFigure) on the grid ``spec``; return the manifest as JSON.
 
     Runs inside the lesson's kernel, right after the slider cell. Writes every frame to
     ``frames_dir/<sha256>.png``; the manifest lists the varying controls (with their
     values and labels), the held ones, and for every grid point, in row-major order,
-    its frame, status line (HTML) and alt text.
+    its frame, status line (HTML) and alt text. With ``progress``, writes the number of
+    frames and then one line per frame to stderr (:data:`PROGRESS_MARK`).
     """
     import zlib
 
@@ -240,7 +245,11 @@ def render_in_kernel(figure: Any, spec: dict[str, Any], frames_dir: str) -> str:
             pixels[digest] = sha
         return pixels[digest], *figure._canvas.get_width_height()
 
+    if progress:
+        sys.stderr.write(f"{PROGRESS_MARK} total {math.prod(len(a) for a in axes)}\n")
     for point in itertools.product(*axes):
+        if progress:
+            sys.stderr.write(f"{PROGRESS_MARK} frame\n")
         for name, value in zip(varying, point, strict=True):
             control = figure.controls[name]
             if control.value != value:
@@ -396,8 +405,9 @@ class _Kernel:
         env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
         self.manager, self.client = start_new_kernel(kernel_name="python3", cwd=str(cwd), env=env)
 
-    def run(self, code: str, what: str, timeout: float = 600) -> tuple[str, int]:
-        """Run ``code``; return its stdout and its execution count."""
+    def run(self, code: str, what: str, timeout: float = 600,
+            on_stderr: Callable[[str], None] | None = None) -> tuple[str, int]:
+        """Run ``code``; return its stdout and its execution count (stderr to ``on_stderr``)."""
         chunks: list[str] = []
         errors: list[str] = []
 
@@ -405,6 +415,8 @@ class _Kernel:
             kind, content = msg["header"]["msg_type"], msg["content"]
             if kind == "stream" and content.get("name") == "stdout":
                 chunks.append(content["text"])
+            elif kind == "stream" and content.get("name") == "stderr" and on_stderr is not None:
+                on_stderr(content["text"])
             elif kind == "error":
                 errors.append("\n".join(content.get("traceback", [])))
 
@@ -433,7 +445,8 @@ def render_points(path: Path, points: dict[int, list[dict[str, Any]]]) -> dict[i
 
 def _render_lesson(path: Path, todo: list[tuple[int, str, dict[str, Any], str]],
                    cache: Path, log: list[str], *, points: dict[int, list[dict[str, Any]]] | None = None,
-                   found: dict[int, list[bytes]] | None = None) -> dict[int, dict[str, Any]]:
+                   found: dict[int, list[bytes]] | None = None,
+                   tracker: _Progress | None = None) -> dict[int, dict[str, Any]]:
     """Run one lesson in a kernel and render the slider cells in ``todo``."""
     import nbformat
 
@@ -463,13 +476,16 @@ def _render_lesson(path: Path, todo: list[tuple[int, str, dict[str, Any], str]],
             code = (
                 "import json as __j\nfrom coursetools.frames import render_in_kernel as __r\n"
                 f"print(__r(Out.get({count}), __j.loads({json.dumps(json.dumps(spec))}), "
-                f"{str(cache / 'frames')!r}))"
+                f"{str(cache / 'frames')!r}, {tracker is not None}))"
             )
-            manifest = json.loads(kernel.run(code, f"rendering {key}")[0])
+            heard = tracker.listener(key) if tracker is not None else None
+            manifest = json.loads(kernel.run(code, f"rendering {key}", on_stderr=heard)[0])
             _write_atomic(cache / f"{cache_key}.json", json.dumps(manifest).encode())
             results[index] = manifest
     finally:
         kernel.close()
+        if tracker is not None:
+            tracker.lesson_done()
     log.append(f"  {path.stem}: {len(todo)} figure(s) rendered in {time.perf_counter() - start:.1f} s")
     return results
 
@@ -502,11 +518,76 @@ def _first_index(manifest: dict[str, Any]) -> int:
     return index
 
 
+class _Progress:
+    """The frames bar: frames drawn of (estimated, then exact) frames to draw, lessons done.
+
+    Each figure's grid is known exactly only in its kernel (the control ranges live in
+    the widgets), so the total starts from :func:`estimate_frames` and each figure
+    corrects it as it starts.
+    """
+
+    def __init__(self, estimates: dict[str, int], lessons: int, enabled: bool):
+        import threading
+
+        from coursetools._common import progress
+
+        self.estimates = dict(estimates)
+        self.lessons, self.finished = lessons, 0
+        self.lock = threading.Lock()
+        self.bar = progress(total=sum(estimates.values()), desc="site frames", unit="frame",
+                            enabled=enabled)
+        self.bar.set_postfix_str(f"lessons 0/{lessons}", refresh=False)
+
+    def listener(self, key: str) -> Callable[[str], None]:
+        def heard(text: str) -> None:
+            frames = 0
+            for line in text.split("\n"):  # not splitlines(): the mark is a separator to it
+                if not line.startswith(PROGRESS_MARK):
+                    continue
+                word, *rest = line[len(PROGRESS_MARK):].split()
+                if word == "total":
+                    with self.lock:
+                        self.bar.total += int(rest[0]) - self.estimates.pop(key, 0)
+                        self.bar.refresh()
+                elif word == "frame":
+                    frames += 1
+            if frames:
+                with self.lock:
+                    self.bar.update(frames)
+        return heard
+
+    def lesson_done(self) -> None:
+        with self.lock:
+            self.finished += 1
+            self.bar.set_postfix_str(f"lessons {self.finished}/{self.lessons}")
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def estimate_frames(spec: dict[str, Any]) -> int:
+    """Frames a grid spec will give, before the kernel knows the controls' ranges.
+
+    An int or a list is exact up to the lesson's own value; "all" is a guess (12).
+
+    >>> estimate_frames({"angle": 19, "theta": 7}), estimate_frames({"k": "all"})
+    (160, 12)
+    """
+    def one(s: Any) -> int:
+        if s == "all":
+            return 12
+        return (len(s) if isinstance(s, list | tuple) else int(s)) + 1
+
+    return math.prod(one(s) for s in spec.values())
+
+
 def render_players(notebooks: Sequence[Path], *, cache_dir: Path | None = None,
-                   workers: int = WORKERS, log: list[str] | None = None) -> dict[str, list[Player]]:
+                   workers: int = WORKERS, log: list[str] | None = None,
+                   show_progress: bool = False) -> dict[str, list[Player]]:
     """Every slider cell's player, by lesson stem; frames rendered or taken from the cache.
 
-    Frames are in ``cache_dir / "frames"``. Raises :class:`CourseToolsError` if a slider
+    Frames are in ``cache_dir / "frames"``; ``show_progress`` draws a bar on stderr
+    while frames are rendered. Raises :class:`CourseToolsError` if a slider
     cell has no grid, the kernel fails, or a first frame is not the stored figure.
     """
 
@@ -514,11 +595,11 @@ def render_players(notebooks: Sequence[Path], *, cache_dir: Path | None = None,
     (cache / "frames").mkdir(parents=True, exist_ok=True)
     log = [] if log is None else log
     with _locked(cache):  # a second build waits, then finds the first one's frames
-        return _render_players(notebooks, cache, workers, log)
+        return _render_players(notebooks, cache, workers, log, show_progress)
 
 
 def _render_players(notebooks: Sequence[Path], cache: Path, workers: int,
-                    log: list[str]) -> dict[str, list[Player]]:
+                    log: list[str], show_progress: bool = False) -> dict[str, list[Player]]:
     import nbformat
 
     code = _code_fingerprint()
@@ -550,10 +631,15 @@ def _render_players(notebooks: Sequence[Path], cache: Path, workers: int,
             if manifest is None:
                 jobs.setdefault(path, []).append((index, key, spec, cache_key))
     if jobs:
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            futures = {path: pool.submit(_render_lesson, path, todo, cache, log)
-                       for path, todo in jobs.items()}
-            done = {path: f.result() for path, f in futures.items()}
+        estimates = {key: estimate_frames(spec) for todo in jobs.values() for _, key, spec, _ in todo}
+        tracker = _Progress(estimates, len(jobs), show_progress)
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+                futures = {path: pool.submit(_render_lesson, path, todo, cache, log, tracker=tracker)
+                           for path, todo in jobs.items()}
+                done = {path: f.result() for path, f in futures.items()}
+        finally:
+            tracker.close()
         for path, results in done.items():
             for player in players[path.stem]:
                 if player.cell in results:

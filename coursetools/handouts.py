@@ -47,7 +47,7 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("handouts", ("jinja2", "nbconvert", "nbgrader", "mathjax"))
+    require("handouts", ("jinja2", "nbconvert", "nbgrader", "mathjax", "tqdm"))
 
 import copy
 import html as html_lib
@@ -56,6 +56,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ from coursetools._common import (
     generator_parser,
     lesson_notebooks,
     plan_outputs,
+    progress,
     repo_root,
     run_cli,
 )
@@ -142,6 +144,8 @@ _TEMPLATE = (
     ".jp-OutputArea-output pre { white-space: pre-wrap !important;"
     " word-break: normal !important; overflow-wrap: normal !important; }\n"
     ".handout-caption { font-style: italic; color: #444; margin: 0.2em 0 0.8em; }\n"
+    ".handout-check-note { font-style: italic; color: #444; border-left: 3px solid #bbb;"
+    " padding-left: 0.6em; }\n"
     ".handout-footer { margin-top: 2em; font-size: 0.85em; color: #555; }\n"
     "@media print {\n"
     "  body { margin: 0; }\n"
@@ -152,7 +156,10 @@ _TEMPLATE = (
     " .jp-OutputArea-output pre { font-size: 10px !important; line-height: 1.35; }\n"
     "  .jp-OutputArea-output img, .jp-RenderedImage, mjx-container[jax=SVG][display=true]"
     " { break-inside: avoid; }\n"
-    "  .jp-Cell-inputWrapper { break-inside: avoid; }\n"
+    # A code cell stays on one page; text flows (a whole markdown cell kept together
+    # left half pages blank), but never a lone line at a page's foot or head.
+    "  .jp-CodeCell .jp-Cell-inputWrapper { break-inside: avoid; }\n"
+    "  p, li { orphans: 3; widows: 3; }\n"
     "  h1, h2, h3, h4 { break-after: avoid; }\n"
     "  a.anchor-link { display: none; }\n"
     "}\n</style>\n{% endblock extra_css %}\n"
@@ -308,6 +315,22 @@ def _without_markers(source: str) -> str:
     )
 
 
+def check_note(cell) -> str:
+    """The line a handout shows in place of an exercise's check cell.
+
+    >>> from nbformat.v4 import new_code_cell
+    >>> cell = new_code_cell("assert f(2) == 4", metadata={"nbgrader": {"grade_id": "ex3-check"}})
+    >>> "begins <code>exercise 3: correct</code> when the answer passes" in check_note(cell)
+    True
+    """
+    grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+    number = re.match(r"ex(\d+)", grade_id)
+    passed = f"a line that begins <code>exercise {number[1]}: correct</code>" if number else "one line"
+    return ('<p class="handout-check-note">In the notebook, a check cell follows here: run it '
+            f"after your answer. It prints {passed} when the answer passes, and otherwise an "
+            "error that says what is wrong.</p>")
+
+
 def handout_notebook(nb, *, with_solutions: bool = False):
     """A copy of ``nb`` as the handout shows it, cell by cell according to its role.
 
@@ -327,7 +350,10 @@ def handout_notebook(nb, *, with_solutions: bool = False):
         except ValueError:
             role = "lesson"
         if role == "exercise-check":
-            continue  # hidden in handouts (the student version keeps them)
+            # Hidden in handouts (the student version keeps them); the exercise text
+            # speaks of its check, so the page says where it is and what it prints.
+            cells.append(nbformat.v4.new_markdown_cell(check_note(cell)))
+            continue
         if role == "written" and not with_solutions:
             continue
         if role == "question":  # the question with room to answer (coursetools.question_print)
@@ -411,27 +437,41 @@ def pdf_pages(pdf: Path) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def last_page_fill(pdf: Path) -> float | None:
-    """Fraction of the last page's printable height that holds content (0..1)."""
+def page_fills(pdf: Path, first: int = 1, last: int | None = None) -> list[float] | None:
+    """Fraction of each page's printable height that holds content (0..1), top to bottom.
+
+    Measured on the printed pages (pdftoppm): where the lowest dark pixel row is,
+    between the top and bottom margins. ``None`` without pdfinfo/pdftoppm.
+    """
     pages = pdf_pages(pdf)
     if pages is None or shutil.which("pdftoppm") is None:
         return None
     import numpy as np
     from PIL import Image
 
+    last = pages if last is None else min(last, pages)
+    fills = []
     with tempfile.TemporaryDirectory() as tmp:
-        prefix = Path(tmp) / "last"
+        prefix = Path(tmp) / "page"
         subprocess.run(
-            ["pdftoppm", "-r", "30", "-gray", "-f", str(pages), "-l", str(pages), "-png",
+            ["pdftoppm", "-r", "30", "-gray", "-f", str(first), "-l", str(last), "-png",
              str(pdf), str(prefix)],
             check=True,
         )
-        (png,) = Path(tmp).glob("last*.png")
-        pixels = np.asarray(Image.open(png).convert("L"))
-    height = pixels.shape[0]
-    top, bottom = int(height * 14 / 297), int(height * (1 - 16 / 297))  # the margins
-    rows = np.flatnonzero((pixels[top:bottom] < 200).any(axis=1))
-    return 0.0 if rows.size == 0 else float(rows[-1] + 1) / (bottom - top)
+        for png in sorted(Path(tmp).glob("page*.png")):
+            pixels = np.asarray(Image.open(png).convert("L"))
+            height = pixels.shape[0]
+            top, bottom = int(height * 14 / 297), int(height * (1 - 16 / 297))  # the margins
+            rows = np.flatnonzero((pixels[top:bottom] < 200).any(axis=1))
+            fills.append(0.0 if rows.size == 0 else float(rows[-1] + 1) / (bottom - top))
+    return fills
+
+
+def last_page_fill(pdf: Path) -> float | None:
+    """Fraction of the last page's printable height that holds content (0..1)."""
+    pages = pdf_pages(pdf)
+    fills = None if pages is None else page_fills(pdf, first=pages)
+    return fills[-1] if fills else None
 
 
 class _Browser:
@@ -502,8 +542,11 @@ def build(
     browser = _Browser(chromium)
     try:
         with tempfile.TemporaryDirectory(prefix="handout-") as tmp:
-            for src, targets in plan:
+            bar = progress(plan, desc="handouts" + (" with solutions" if with_solutions else ""),
+                           unit="lesson", enabled=verbose)
+            for src, targets in bar:
                 start = time.perf_counter()
+                bar.set_postfix_str(f"{Path(src).stem}: typesetting")
                 html_path = targets[0]
                 raw = notebook_to_raw_html(
                     Path(src), mathjax, stems, with_solutions=with_solutions
@@ -537,6 +580,7 @@ def build(
                 html_path.write_text(report["html"], encoding="utf-8")
                 pdf_path = None
                 if pdf:
+                    bar.set_postfix_str(f"{Path(src).stem}: printing the PDF")
                     pdf_path = targets[1]
                     footer = _FOOTER.format(
                         title=html_lib.escape(title), licence=html_lib.escape(LICENCE)
@@ -559,7 +603,8 @@ def build(
                 )
                 handouts.append(handout)
                 if verbose:
-                    print(handout.summary(), flush=True)
+                    bar.write(handout.summary(), file=sys.stdout)
+            bar.close()
     finally:
         browser.close()
     return handouts

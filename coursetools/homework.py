@@ -40,7 +40,7 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("homework", ("nbconvert", "nbgrader"))
+    require("homework", ("nbconvert", "nbgrader", "tqdm"))
 
 import copy
 import time
@@ -56,6 +56,7 @@ from coursetools._common import (
     generator_parser,
     lesson_notebooks,
     plan_outputs,
+    progress,
     repo_root,
     run_cli,
 )
@@ -215,7 +216,7 @@ def build(
     plan = plan_outputs(notebooks, Path(out_dir), None, force=force)
     # Read and convert everything first: a marker error writes nothing at all.
     converted = []
-    for src, (target,) in plan:
+    for src, (target,) in progress(plan, desc="homework", unit="lesson", enabled=verbose):
         nb = nbformat.read(src, as_version=4)
         converted.append((src, target, student_version(nb, str(src)), len(find_regions(nb))))
     Path(out_dir).mkdir(parents=True, exist_ok=True)

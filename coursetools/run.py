@@ -107,7 +107,13 @@ def _displayed_models(nb: nbformat.NotebookNode) -> list[str]:
 
 
 def _canonical_widget_state(nb: nbformat.NotebookNode) -> None:
-    """Keep the models the outputs display and the models those refer to, nothing else."""
+    """Keep the models the outputs display and the models those refer to, nothing else.
+
+    Every control is stored disabled. The stored state is what a widget manager shows
+    when no kernel drives the controls (a reopened lesson, a reload while the kernel
+    runs: ``perclib.widgets.base.detach_from_other_frontends``); there nothing follows a
+    drag, so the controls must not invite one. A run creates live, enabled controls.
+    """
     widgets = nb.metadata.get("widgets")
     full = (widgets or {}).get(WIDGET_STATE_MIME, {}).get("state", {})
     keep: dict[str, Any] = {}
@@ -117,6 +123,8 @@ def _canonical_widget_state(nb: nbformat.NotebookNode) -> None:
         if mid in keep or mid not in full:
             continue
         keep[mid] = _widget_entry(full[mid])
+        if "disabled" in keep[mid]["state"]:
+            keep[mid]["state"]["disabled"] = True
         todo.extend(_refs(full[mid].get("state", {})))
     if keep:
         nb.metadata["widgets"] = {

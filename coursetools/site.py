@@ -33,7 +33,8 @@ from __future__ import annotations
 if __name__ == "__main__":  # one line naming the extra to install, not a traceback
     from coursetools._common import require
 
-    require("site", ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "nbgrader", "nbconvert", "mathjax"))
+    require("site", ("sphinx", "myst_nb", "sphinx_book_theme", "yaml", "nbgrader", "nbconvert", "mathjax",
+                     "tqdm"))
 
 import argparse
 import html
@@ -300,7 +301,9 @@ def how_to_page() -> str:
         - **Homework** templates are nbgrader's release: solutions become stubs, hidden
           tests are removed, the checks stay.
         - **Grading** works with nbgrader as it is (`generate_assignment`, `autograde`,
-          `formgrader`); the README's *For instructors* section walks through it.
+          `formgrader`); [the instructors' guide]({REPO_URL}/blob/{BRANCH}/docs/instructors.md)
+          walks through it, and [the class guide]({REPO_URL}/blob/{BRANCH}/docs/classroom.md)
+          runs a class on JupyterHub.
         - **Handouts** are self-contained HTML and PDF pages, with `--with-solutions`
           for instructor copies.
         - **This site** is built from the stored outputs without running a kernel,
@@ -395,6 +398,9 @@ p code.literal, li code.literal, td code.literal { overflow-wrap: anywhere; }
 p code.literal span.pre, li code.literal span.pre, td code.literal span.pre { white-space: normal; }
 /* The theme's top bar repeats the sidebar's search (and is empty on a phone). */
 #pst-header { display: none; }
+/* The search field's magnifier is drawn over the field: the typed text starts after it. */
+form.bd-search input.form-control { padding-left: 2.25rem; }
+.site-downloads { font-size: 0.9em; color: #555; }
 """
 
 # The search page shows snippets of the pages' text, formulas as raw TeX: typeset
@@ -527,20 +533,65 @@ def theme_image_alt(page: str) -> str:
     return _IMG.sub(fix, page)
 
 
+#: Where a lesson page's download links point (inside the site, beside its pages).
+DOWNLOADS = "_static/downloads"
+
+
+def download_links(stem: str, pdf: bool) -> str:
+    """The line under a lesson's title: its notebook (student version) and handout PDF.
+
+    >>> print(download_links("05_convergence", pdf=False))  # doctest: +NORMALIZE_WHITESPACE
+    <p class="site-downloads">Download: <a href="_static/downloads/05_convergence.ipynb"
+    download>the notebook</a> (student version: exercises as stubs, no outputs; run it in
+    JupyterLab)</p>
+    """
+    links = [f'<a href="{DOWNLOADS}/{stem}.ipynb" download>the notebook</a> (student version: '
+             "exercises as stubs, no outputs; run it in\nJupyterLab)"]
+    if pdf:
+        links.append(f'<a href="{DOWNLOADS}/{stem}.pdf" download>the handout (PDF)</a>')
+    return '<p class="site-downloads">Download: ' + " · ".join(links).replace("> (", ">\n(") + "</p>"
+
+
+def write_downloads(target: Path, notebooks: list[Path], handouts: Path | None) -> dict[str, bool]:
+    """Each lesson's student notebook, and its handout PDF if ``handouts`` holds one.
+
+    Returns, per lesson stem, whether a PDF was included. Handouts take minutes to print
+    (Chromium): the site does not print them, it ships the ones already built
+    (``python -m coursetools.handouts`` first, into ``handouts/``).
+    """
+    target.mkdir(parents=True, exist_ok=True)
+    found = {}
+    for path in notebooks:
+        if path.stem == INDEX:
+            continue
+        nbformat.write(student_version(nbformat.read(path, as_version=4), path.stem),
+                       target / path.name)
+        pdf = handouts / f"{path.stem}.pdf" if handouts is not None else None
+        found[path.stem] = bool(pdf and pdf.is_file())
+        if found[path.stem]:
+            shutil.copyfile(pdf, target / pdf.name)
+    return found
+
+
 def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Player]] | None = None,
                   frames_dir: Path | None = None,
-                  questions: dict[str, dict[str, list[dict]]] | None = None) -> None:
+                  questions: dict[str, dict[str, list[dict]]] | None = None,
+                  handouts: Path | None = None) -> None:
     """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
     index_nb = None
     players = players or {}
     for path in notebooks:  # every lesson checked before anything is written
         refuse_unsafe(nbformat.read(path, as_version=4), f"notebooks/{path.name}")
+    pdfs = write_downloads(src / DOWNLOADS, notebooks, handouts)
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         site_nb = site_notebook(nb, path.stem, players.get(path.stem), (questions or {}).get(path.stem))
         if path.stem == INDEX:
             index_nb = site_nb
             continue
+        title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
+        site_nb.cells.insert(title + 1, nbformat.v4.new_markdown_cell(
+            download_links(path.stem, pdfs.get(path.stem, False))))
         nbformat.write(site_nb, src / path.name)
     if index_nb is None:
         raise CourseToolsError(f"notebooks/{INDEX}.ipynb not found: it is the landing page")
@@ -557,7 +608,7 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     (src / f"{LICENCE}.md").write_text(licence_page(), encoding="utf-8")
     (src / "conf.py").write_text(_conf("The perceptron: an executable course"), encoding="utf-8")
     static = src / "_static"
-    static.mkdir()
+    static.mkdir(exist_ok=True)  # the downloads are already in it
     (static / "site.css").write_text(_CSS, encoding="utf-8")
     (static / "search_math.js").write_text(search_math_js(), encoding="utf-8")
     (static / "player.js").write_text(PLAYER_JS, encoding="utf-8")
@@ -605,6 +656,36 @@ def site_report(out: Path) -> dict[str, float]:
             "heaviest_page": heaviest, "frames": len(list((out / "_static" / "frames").glob("*.png")))}
 
 
+_SPHINX_STEP = re.compile(r"^(reading sources|writing output)\.\.\. \[\s*(\d+)%\]")
+
+
+def run_sphinx(src: Path, out: Path, doctrees: Path, *, pages: int, show_progress: bool) -> str:
+    """Run sphinx-build (HTML); return its warnings. A bar follows its reading and writing.
+
+    Sphinx reports each phase in percent ("reading sources... [ 50%] 04_cover_counting"):
+    the bar counts pages read and written, ``2 * pages`` in all.
+    """
+    from coursetools._common import progress
+
+    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-j", "auto", "-N",
+           "-d", str(doctrees), str(src), str(out)]
+    env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+    with tempfile.TemporaryFile(mode="w+") as errors:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
+        with progress(total=2 * pages, desc="site pages", unit="page", enabled=show_progress) as bar:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                step = _SPHINX_STEP.match(line)
+                if step:
+                    phase = 0 if step[1] == "reading sources" else 1
+                    bar.update(max(0, phase * pages + round(int(step[2]) * pages / 100) - bar.n))
+        errors.seek(0)
+        stderr = errors.read()
+        if proc.wait() != 0:
+            raise CourseToolsError(f"sphinx-build failed:\n{stderr[-4000:]}")
+    return stderr
+
+
 def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir: Path | None = None,
           report: dict | None = None) -> Path:
     """Build the site into ``out_dir`` (replaced if it exists); return its path.
@@ -623,22 +704,19 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     start = time.perf_counter()
     log: list[str] = []
     cache = (cache_dir or root / CACHE_DIR).resolve()
-    players = render_players(notebooks, cache_dir=cache, log=log)
+    players = render_players(notebooks, cache_dir=cache, log=log, show_progress=verbose)
     questions = site_questions.all_questions(notebooks, cache.parent)
     frames_time = time.perf_counter() - start
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
-        write_sources(src, notebooks, players, cache / "frames", questions)
+        write_sources(src, notebooks, players, cache / "frames", questions,
+                      handouts=root / "handouts")
         staging = Path(tmp) / "html"
-        cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-j", "auto",
-               "-d", str(Path(tmp) / "doctrees"), str(src), str(staging)]
-        env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
-        proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if proc.returncode != 0:
-            raise CourseToolsError(f"sphinx-build failed:\n{proc.stderr[-4000:]}")
-        if verbose and proc.stderr.strip():
-            print(proc.stderr.strip(), file=sys.stderr)
+        stderr = run_sphinx(src, staging, Path(tmp) / "doctrees", pages=len(notebooks) + 2,
+                            show_progress=verbose)
+        if verbose and stderr.strip():
+            print(stderr.strip(), file=sys.stderr)
         # Build leftovers that are not part of the site: the Jinja macro files the
         # themes copy and the (empty, html_copy_source = False) source folder.
         for leftover in (staging / "_static").glob("*webpack-macros.html"):

@@ -33,6 +33,11 @@ Usage::
 
 from __future__ import annotations
 
+if __name__ == "__main__":  # one line naming the extra to install, not a traceback
+    from coursetools._common import require
+
+    require("slides", ("nbformat", "markdown_it", "sphinx_revealjs", "mathjax", "playwright", "tqdm"))
+
 import argparse
 import base64
 import html
@@ -43,25 +48,40 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
 from coursetools._common import CourseToolsError, lesson_notebooks, repo_root, run_cli
+from coursetools.asciimath import check_line_tex
 from coursetools.colab import is_colab_cell
 from coursetools.mathjax import chtml_config, copy_mathjax
 from coursetools.question_print import slide_parts
 
 DEFAULT_OUT = "slides"
 #: Most words of text on one slide (a display formula counts as five).
-WORD_BUDGET = 45
+WORD_BUDGET = 55
 #: ✓ lines shown on one slide; the rest go to its notes.
 MAX_CHECKS = 2
 #: Words of a slider's status line shown under its figure.
 CAPTION_WORDS = 20
 FORMULA_WORDS = 5
 #: Paragraph leads that name a kind of statement, not its content ("**Proof.**").
-GENERIC_LEADS = {"theorem", "proof", "goals", "lemma", "definition", "example", "claim",
-                 "things to try", "corollary", "note", "remark", "answer"}
+GENERIC_LEADS = {"proof", "goals", "example", "things to try", "note", "remark", "answer"}
+#: Leads that name a statement ("**Theorem.**"): shown with the sentence that states it.
+STATEMENT_LEADS = re.compile(r"^(theorem|lemma|definition|claim|corollary)\b", re.I)
+#: A bold lead without one of these verbs is a label ("**The running time.**"), not a
+#: statement ("**The order matters for the run.**"): the sentence after it goes with it.
+VERBS = set("""is are was were be has have had does do did can cannot must need needs holds hold
+works work stalls stall matters matter hides hide falls fall stays stay grows grow changes change
+gives give makes make counts count decides decide becomes become follows follow means mean proves
+prove carries carry beats beat stops stop moves move fires fire separates separate errs err helps
+help shrinks shrink loses lose bounds bound costs cost fails fail lies lie sees see keeps keep
+converges converge explains explain wins win tells tell takes take depends depend""".split())
+#: Longest sentence shown after a label (a longer one stays in the notes).
+SENTENCE_WORDS = 32
+#: Headings written for the notebook reader, not for the audience ("Widget: ...").
+AUTHORING_LABEL = re.compile(r"^(?:widget|slider|interactive|demo)\s*:\s*", re.I)
 STOP_HEADINGS = re.compile(r"^(exercises|references)\b", re.I)
 SLIDE_TYPES = ("slide", "subslide", "fragment", "notes", "skip", "-")
 SKIPPED_ROLES = ("exercise", "exercise-check", "written")
@@ -201,12 +221,47 @@ def _paragraphs(text: str) -> list[str]:
     return blocks
 
 
+def _next_sentence(text: str) -> str:
+    """The first sentence of ``text`` (maths kept whole), or "" if it is too long."""
+    protected, maths = _protect_math(" ".join(text.split()))
+    match = re.match(r"(.+?[.!?])(?:\s+(?=[A-Z(@\[])|$)", protected)
+    sentence = match.group(1) if match else protected
+    if any(maths[int(k)].startswith("\\[") for k in re.findall(r"@@MATH(\d+)@@", sentence)):
+        return ""  # a display formula inside: the slide shows formulas on their own
+    sentence = _restore_math(sentence, maths)
+    return sentence if 0 < _words(sentence) <= SENTENCE_WORDS else ""
+
+
+def _restore_math(text: str, maths: list[str]) -> str:
+    """Put inline formulas held by :func:`_protect_math` back as ``$...$`` (unescaped)."""
+    return re.sub(r"@@MATH(\d+)@@",
+                  lambda m: "$" + html.unescape(maths[int(m.group(1))][2:-2]) + "$", text)
+
+
+def is_label(phrase: str) -> bool:
+    """A bold lead that names a topic rather than saying something about it.
+
+    >>> is_label("The running time."), is_label("The order matters for the run.")
+    (True, False)
+    >>> is_label("What carries over, exactly.")
+    True
+    """
+    words = {w.lower() for w in re.findall(r"[A-Za-z']+", phrase)}
+    question = re.match(r"(what|why|how|where|when|which)\b", phrase.strip(), re.I)  # a heading
+    return phrase.rstrip().endswith(":") or bool(question) or not words & VERBS
+
+
 def ideas(text: str) -> list[str]:
-    """What of a markdown text goes on a slide: bold leads and display formulas.
+    """What of a markdown text goes on a slide: statements and the first display formula.
+
+    A bold lead that is a sentence stands alone; a short one is a label, shown with the
+    sentence after it; "**Theorem.**" and the like show the sentence that states it.
 
     >>> ideas("**The order matters for the run.** Shuffle it.\\n\\n$$k \\\\le R^2$$")
     ['The order matters for the run.', '$$k \\\\le R^2$$']
-    >>> ideas("**Theorem.** Let $x$ be...")
+    >>> ideas("**The running time.** Each update costs $O(N)$ operations. More.")
+    ['**The running time.** Each update costs $O(N)$ operations.']
+    >>> ideas("**Proof.** Let $x$ be...")
     []
     """
     found: list[str] = []
@@ -215,7 +270,18 @@ def ideas(text: str) -> list[str]:
         lead = _BOLD_LEAD.match(block)
         if lead:
             phrase = " ".join(lead.group(1).split())
-            if phrase.rstrip(".:").lower() not in GENERIC_LEADS and len(phrase.split()) >= 2:
+            name = phrase.rstrip(".:").lower()
+            rest = block[lead.end():].strip()
+            rest = re.sub(r"^[.:]\s*", "", rest)
+            if name in GENERIC_LEADS:
+                pass
+            elif STATEMENT_LEADS.match(name) or is_label(phrase):
+                sentence = _next_sentence(rest) if rest and not rest.startswith("$$") else ""
+                if sentence:
+                    found.append(f"**{phrase}** {sentence}")
+                elif not is_label(phrase) and len(phrase.split()) >= 2:
+                    found.append(phrase)  # a statement whose sentence is too long to show
+            elif len(phrase.split()) >= 2:
                 found.append(phrase)
         math = _DISPLAY_MATH.search(block)
         if formula is None and math:
@@ -278,12 +344,16 @@ class Slide:
     checks: list[str] = field(default_factory=list)  # ✓ lines, shown as fragments
     figure: tuple[str, str, str] | None = None  # (mime, base64 or svg, alt)
     caption: str = ""
+    player: Any = None  # a coursetools.frames.Player: the figure moves on the slide
+    statement: str = ""  # the sentence the figure illustrates, above it
     notes: list[str] = field(default_factory=list)  # markdown
     vertical: bool = False  # a subslide below the previous one
     first: bool = False  # the lesson's title slide
+    authored: bool = False  # its text is the author's slide text (``metadata.slides.text``)
 
     def words(self) -> int:
-        return _words(self.title) + sum(_words(t) for t in self.items + self.checks + [self.caption])
+        return _words(self.title) + sum(_words(t) for t in self.items + self.checks
+                                        + [self.caption, self.statement])
 
 
 def _check_lines(cell) -> list[str]:
@@ -348,6 +418,68 @@ def _split_sections(source: str) -> list[tuple[str, str]]:
     return pieces
 
 
+#: A text slide with fewer words than this is filled up with the lesson's next sentences.
+SPARSE_WORDS = 32
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of the prose paragraphs of a markdown text (maths kept whole)."""
+    found = []
+    for block in _paragraphs(_DETAILS.sub("", text)):
+        if block.lstrip().startswith(("<", "$$", "|", "!", "```", "#")) or _BOLD_LEAD.match(block):
+            continue
+        protected, maths = _protect_math(" ".join(block.split()))
+        protected = re.sub(r"^(?:[*-]|\d+\.)\s+", "", protected)
+        for sentence in re.split(r"(?<=[.!?])\s+(?=[A-Z(@`])", protected):
+            sentence = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", sentence)
+            held = re.findall(r"@@MATH(\d+)@@", sentence)
+            if any(maths[int(k)].startswith("\\[") for k in held) or not sentence.rstrip().endswith(
+                    (".", "!", "?")):
+                continue  # a display formula inside, or not a whole sentence
+            found.append(_restore_math(sentence, maths))
+    return found
+
+
+def _fill_sparse(slide: Slide, text: str | None = None, used: set[str] | None = None) -> None:
+    """A text slide that says too little takes the next sentences of its own section.
+
+    Only whole sentences of the lesson, in order, and only as many as keep the slide
+    within :data:`WORD_BUDGET`: the slide states its point the way the lesson does.
+    """
+    def said() -> int:  # the ✓ lines are evidence, not the point
+        return _words(slide.title) + sum(_words(i) for i in slide.items)
+
+    text = text if text is not None else (slide.notes[0] if slide.notes else "")
+    if slide.first or slide.authored or slide.figure is not None or said() >= SPARSE_WORDS or not text:
+        return
+    source = " ".join(text.split())
+    shown = " ".join(slide.items)
+    used = set() if used is None else used  # sentences a slide above already shows
+    for sentence in _sentences(text):
+        if said() >= SPARSE_WORDS:
+            break
+        if sentence[:40] in shown or sentence[:40] in used or _words(sentence) > SENTENCE_WORDS:
+            continue
+        if said() + _words(sentence) > WORD_BUDGET - 5:  # room for a short ✓ line
+            break
+        # In the lesson's order: a sentence the lesson says first comes first.
+        where = _count_before(slide.items, source, sentence) if sentence[:30] in source else len(slide.items)
+        slide.items.insert(where, sentence)
+        shown += " " + sentence
+        used.add(sentence[:40])
+
+
+def _plain_start(item: str) -> str:
+    """The first words of an item as they stand in the lesson's text (for ordering)."""
+    return item.replace("**", "")[:25]
+
+
+def _count_before(items: list[str], source: str, sentence: str) -> int:
+    """Where a sentence goes among a slide's items: after those the lesson says earlier."""
+    where = source.find(sentence[:30])
+    return sum(1 for i in items if 0 <= source.find(_plain_start(i)) < where)
+
+
 def _fit(slides: list[Slide]) -> list[Slide]:
     """Keep every slide within the word budget.
 
@@ -356,6 +488,7 @@ def _fit(slides: list[Slide]) -> list[Slide]:
     """
     fitted: list[Slide] = []
     for slide in slides:
+        _fill_sparse(slide)
         checks, slide.checks = slide.checks, []
         if slide.figure is None and slide.words() > WORD_BUDGET:
             items, slide.items = slide.items, []
@@ -371,6 +504,9 @@ def _fit(slides: list[Slide]) -> list[Slide]:
                     if last.words() + _words(before.items[-1]) > WORD_BUDGET:
                         break
                     last.items.insert(0, before.items.pop())
+            used: set[str] = set()
+            for part in parts:
+                _fill_sparse(part, slide.notes[0] if slide.notes else "", used)
             fitted.extend(parts[:-1])
             slide = parts[-1]
         for line in checks:
@@ -383,15 +519,59 @@ def _fit(slides: list[Slide]) -> list[Slide]:
     return fitted
 
 
-def lesson_slides(nb) -> list[Slide]:
-    """The slides of one lesson (stored outputs, slide metadata; nothing is run)."""
+def slide_text(cell) -> list[str] | None:
+    """The slide text an author wrote for a markdown cell (``metadata.slides.text``), if any.
+
+    A list of points (markdown, ``$...$`` maths), shown on the cell's slide in place of
+    what the deck would take from the cell's text; the cell's text is still the notes.
+
+    >>> from nbformat import v4
+    >>> slide_text(v4.new_markdown_cell("## A", metadata={"slides": {"text": ["One point."]}}))
+    ['One point.']
+    """
+    text = cell.metadata.get("slides", {}).get("text")
+    if text is None:
+        return None
+    if isinstance(text, str):
+        text = [text]
+    if not isinstance(text, list) or not all(isinstance(t, str) and t.strip() for t in text):
+        raise CourseToolsError("metadata.slides.text must be a string or a list of non-empty strings")
+    return text
+
+
+def clean_heading(heading: str) -> str:
+    """A section heading as a slide title: no number, no authoring label.
+
+    >>> clean_heading("Widget: one update at a time"), clean_heading("2.1 Few patterns")
+    ('One update at a time', 'Few patterns')
+    """
+    heading = re.sub(r"^\d+(\.\d+)*\.?\s+", "", heading)
+    stripped = AUTHORING_LABEL.sub("", heading)
+    return stripped[:1].upper() + stripped[1:] if stripped != heading else heading
+
+
+def _statement_for_figure(slide: Slide) -> str:
+    """The sentence of ``slide`` that a figure after it illustrates (its first idea)."""
+    for item in slide.items:
+        if not item.startswith("$$") and _words(item) <= 28:
+            return item
+    return ""
+
+
+def lesson_slides(nb, players: dict[int, Any] | None = None) -> list[Slide]:
+    """The slides of one lesson (stored outputs, slide metadata; nothing is run).
+
+    ``players`` maps a slider cell's index to its :class:`coursetools.frames.Player`:
+    that figure moves on its slide.
+    """
     from coursetools.handouts import lesson_title, static_outputs
 
     shown = static_outputs(nb)
     title = lesson_title(nb, "Lesson")
     slides: list[Slide] = []
     section = title
-    for cell in shown.cells:
+    players = players or {}
+    for index, cell in enumerate(shown.cells):
         kind = cell.metadata.get("slideshow", {}).get("slide_type")
         if kind not in SLIDE_TYPES:
             raise CourseToolsError(f"slide_type {kind!r} is not one of {SLIDE_TYPES} "
@@ -399,11 +579,12 @@ def lesson_slides(nb) -> list[Slide]:
         if kind in ("skip", None):
             continue
         if cell.cell_type == "markdown":
+            authored = slide_text(cell)
             for heading, body in _split_sections(cell.source):
                 if heading and STOP_HEADINGS.match(heading):
                     break
                 if heading:
-                    section = re.sub(r"^\d+(\.\d+)*\.?\s+", "", heading)
+                    section = clean_heading(heading)
                     vertical = heading == "" or cell.source.lstrip().startswith("###")
                     slides.append(Slide(section, vertical=vertical, first=not slides))
                 elif not slides:
@@ -411,6 +592,9 @@ def lesson_slides(nb) -> list[Slide]:
                 slide = slides[-1]
                 if not slide.first:
                     found = summary_points(body) if section.lower() == "summary" else ideas(body)
+                    if authored is not None:
+                        found, authored = list(authored), None  # the author's slide text
+                        slide.authored = True
                     if not found and not slide.items and heading:
                         lead = first_sentence(body)
                         found = [lead] if lead else []
@@ -440,30 +624,72 @@ def lesson_slides(nb) -> list[Slide]:
         figure, status = _figure(cell)
         if figure is None:
             continue
+        player = players.get(index)
         last = slides[-1] if slides else None
-        if last is not None and last.figure is None and not last.first and not last.items and not last.checks:
-            last.figure, last.caption = figure, status  # a section that opens with its figure
+        if last is not None and last.figure is None and not last.first and not last.checks and (
+                not last.items or (len(last.items) == 1 and _statement_for_figure(last))):
+            # A section that opens with its figure, or one statement and its figure: one slide.
+            last.statement = last.items[0] if last.items else ""
+            last.items = []
+            last.figure, last.caption, last.player = figure, status, player
         else:
-            slides.append(Slide(section, figure=figure, caption=status, vertical=True))
-    return _fit(slides)
+            statement = _statement_for_figure(last) if last is not None and not last.first else ""
+            slides.append(Slide(section, figure=figure, caption=status, vertical=True,
+                                player=player, statement=statement))
+    return _fit(_without_empty(slides))
+
+
+def _without_empty(slides: list[Slide]) -> list[Slide]:
+    """Drop a heading's slide with nothing on it ("## 4. X" straight above "### 4.1 Y").
+
+    Its notes go to the next slide, which takes its place in the horizontal order.
+    """
+    kept: list[Slide] = []
+    carry: list[str] = []
+    vertical = None
+    for slide in slides:
+        empty = not (slide.first or slide.items or slide.checks or slide.figure is not None)
+        if empty:
+            carry += slide.notes
+            vertical = slide.vertical if vertical is None else vertical
+            continue
+        if carry:
+            slide.notes = carry + slide.notes
+            slide.vertical = vertical
+            carry, vertical = [], None
+        kept.append(slide)
+    if carry and kept:
+        kept[-1].notes += carry
+    return kept
 
 
 # --------------------------------------------------------------------------- HTML
 _CSS = """\
-.reveal { font-size: 34px; }
+.reveal { font-size: 38px; }
 .reveal h1 { font-size: 56px; text-transform: none; }
 .reveal h2 { font-size: 46px; margin-bottom: 0.4em; text-transform: none; }
 /* MathJax measures the font of what it typesets: show every slide until it is done. */
 html.typesetting .reveal .slides section { display: block !important; position: static !important; }
 .reveal ul.ideas { margin: 0 0 0 1.2em; } .reveal ul.ideas li { margin: 0.35em 0; }
 .reveal ul.checks { list-style: none; margin: 0.6em 0 0; font-size: 28px; color: #1a6e32; }
-.reveal .formula { font-size: 34px; margin: 0.3em 0; max-width: 100%; overflow-x: hidden; }
+.reveal .formula { font-size: 38px; margin: 0.3em 0; max-width: 100%; overflow-x: hidden; }
 .reveal section img.figure { display: block; margin: 0 auto; max-width: 100%;
   object-fit: contain; border: 0; box-shadow: none; }
 .reveal .caption { font-size: 24px; color: #444; text-align: center; margin-top: 0.3em; }
 .reveal .subtitle { font-size: 28px; color: #555; }
 .reveal section { text-align: left; }
 .reveal section.title-slide { text-align: center; }
+.reveal ol.outline { columns: 2; column-gap: 2em; text-align: left; font-size: 28px;
+  margin: 1.2em 0 0 1.5em; } .reveal ol.outline li { margin: 0.2em 0; break-inside: avoid; }
+.reveal p.statement { font-size: 30px; margin: 0 0 0.3em; }
+.reveal .pp-player { margin: 0; } .reveal .pp-controls { flex-direction: row; flex-wrap: wrap;
+  gap: 0.2em 1.6em; margin-bottom: 0.2em; font-size: 24px; }
+.reveal .pp-row label { min-width: 0; } .reveal .pp-row input[type=range] { width: 300px; flex: 0 0 300px; }
+.reveal .pp-row select { font-size: 24px; } .reveal .pp-value { min-width: 3em; }
+.reveal img.pp-frame { display: block; margin: 0 auto; width: auto; max-width: 100%; object-fit: contain; }
+.reveal .pp-status { font-size: 24px; color: #444; text-align: center; min-height: 0; margin: 0.1em 0; }
+.reveal p.keys { font-size: 24px; color: #555; text-align: center; margin: 0.1em 0 0; }
+.reveal kbd { border: 1px solid #999; border-radius: 4px; padding: 0 0.25em; font-size: 22px; }
 """
 
 _PAGE = """<!DOCTYPE html>
@@ -474,6 +700,7 @@ _PAGE = """<!DOCTYPE html>
 <link rel="stylesheet" href="reveal/dist/reveal.css">
 <link rel="stylesheet" href="reveal/dist/theme/white.css">
 <style>{css}</style>
+<style>{player_css}</style>
 <script>
 window.MathJax = {mathjax_config};
 </script>
@@ -484,21 +711,72 @@ window.MathJax = {mathjax_config};
 </div></div>
 <script src="reveal/dist/reveal.js"></script>
 <script src="reveal/plugin/notes/notes.js"></script>
+<script>{player_js}</script>
 <script>
+// A player on the current slide moves with its keys (reveal.js keeps the arrows): the
+// control's next or previous position, announced as a slider move is.
+function movePlayer(k, step) {{
+  var slide = Reveal.getCurrentSlide();
+  var field = slide && slide.querySelector('.pp-player [data-k="' + k + '"]');
+  if (!field) return;
+  if (field.type === "checkbox") {{
+    field.checked = step > 0;
+  }} else if (field.tagName === "SELECT") {{
+    field.selectedIndex = Math.max(0, Math.min(field.options.length - 1, field.selectedIndex + step));
+  }} else {{
+    field.value = String(Math.max(+field.min, Math.min(+field.max, +field.value + step)));
+  }}
+  field.dispatchEvent(new Event("input", {{bubbles: true}}));
+}}
+var playerKeys = {{}};
+{player_keys}
+// A control clicked with the mouse gives the keyboard back to the deck (the arrows).
+document.addEventListener("change", function (e) {{
+  if (e.target.closest && e.target.closest(".pp-player")) e.target.blur();
+}});
+document.addEventListener("pointerup", function (e) {{
+  var field = e.target.closest && e.target.closest(".pp-player input, .pp-player select");
+  if (field && field.type === "range") setTimeout(function () {{ field.blur(); }}, 0);
+}});
 // Typeset first, then lay out: reveal measures the slides once maths has its size.
 function startDeck() {{
   // A display formula wider than the slide is set smaller until it fits (not below 60 %).
   document.querySelectorAll(".formula").forEach(function (box) {{
-    var size = 34;
+    var size = 38;
     while (box.scrollWidth > box.clientWidth + 1 && size > 20) {{
       size -= 2; box.style.fontSize = size + "px";
     }}
   }});
   document.documentElement.classList.remove("typesetting");
+  // Whatever still spills out of its 1280 x 720 slide (a long inline formula, one
+  // formula too many) is set smaller, figure first, text down to 28 px, never below.
+  function fits(slide) {{
+    return slide.scrollHeight <= 720 + 2 && slide.scrollWidth <= 1280 + 2;
+  }}
+  function fitSlide(slide) {{
+    if (!slide || slide.dataset.fitted || slide.querySelector("section")) return;
+    slide.dataset.fitted = "1";
+    var img = slide.querySelector("img.figure");
+    while (img && !fits(slide) && img.clientHeight > 360) {{
+      img.style.height = (img.clientHeight - 20) + "px";
+    }}
+    var boxes = slide.querySelectorAll("ul.ideas, p.statement, .formula, ul.checks");
+    for (var size = 36; size >= 28 && !fits(slide); size -= 2) {{
+      boxes.forEach(function (box) {{
+        if (parseFloat(getComputedStyle(box).fontSize) > size) box.style.fontSize = size + "px";
+      }});
+    }}
+  }}
+  Reveal.on("ready", function (event) {{
+    document.querySelectorAll(".reveal .slides section").forEach(function (s) {{
+      if (s.offsetParent !== null) fitSlide(s);  // the current slide; every page when printing
+    }});
+  }});
+  Reveal.on("slidechanged", function (event) {{ fitSlide(event.currentSlide); }});
   Reveal.initialize({{
     width: 1280, height: 720, margin: 0.04, center: false, hash: true, slideNumber: "c/t",
     transition: "none", pdfSeparateFragments: false, pdfMaxPagesPerSlide: 1,
-    plugins: [RevealNotes]
+    keyboard: playerKeys, plugins: [RevealNotes]
   }}).then(function () {{ document.body.dataset.deckReady = "1"; }});
 }}
 // MathJax 3's startup promise resolves once every formula is typeset; a failure is
@@ -518,8 +796,15 @@ FIGURE_MAX, FIGURE_MIN = 540, 440
 CAPTION_LINE, CHECK_LINE, CHARS_PER_LINE = 34, 40, 80
 
 
+STATEMENT_LINE, STATEMENT_CHARS, CONTROL_ROW = 40, 72, 46
+#: Keys that move a player's controls on a slide (reveal.js keeps the arrows, space,
+#: N/P, H/J/K/L, B, V, ".", F, O, S, G, "?" and Esc): "[" / "]" the first control, "-" /
+#: "=" the second, "9" / "0" the third. Key codes as Chromium and Firefox send them.
+PLAYER_KEYS = (("[", "]", (219,), (221,)), ("-", "=", (189, 173), (187, 61)), ("9", "0", (57,), (48,)))
+
+
 def figure_height(slide: Slide) -> int:
-    """The figure's height on its slide, so that the caption and ✓ lines still fit.
+    """The figure's height on its slide, so that statement, caption and ✓ lines still fit.
 
     >>> figure_height(Slide("T", figure=("image/png", "", "")))
     540
@@ -528,14 +813,41 @@ def figure_height(slide: Slide) -> int:
     """
     lines = -(-len(slide.caption) // CHARS_PER_LINE) * CAPTION_LINE
     lines += sum(-(-len(c) // CHARS_PER_LINE) * CHECK_LINE for c in slide.checks)
-    return max(FIGURE_MIN, FIGURE_MAX - lines)
+    lines += -(-len(slide.statement) // STATEMENT_CHARS) * STATEMENT_LINE
+    if slide.player is not None:
+        controls = len(slide.player.manifest["controls"])
+        lines += CONTROL_ROW * (1 + (controls > 2)) + CAPTION_LINE  # controls, the keys line
+    return max(FIGURE_MIN - 40 * (slide.player is not None), FIGURE_MAX - lines)
 
 
-def _section(slide: Slide, lesson_label: str) -> str:
+def _keys_line(player: Any) -> str:
+    """What to press to move a player on its slide, named after its controls."""
+    parts = []
+    for (down, up, _, _), control in zip(PLAYER_KEYS, player.manifest["controls"], strict=False):
+        parts.append(f"<kbd>{html.escape(down)}</kbd> <kbd>{html.escape(up)}</kbd> "
+                     f"{html.escape(control['label'])}")
+    return '<p class="keys">Keys: ' + " · ".join(parts) + "</p>"
+
+
+def _player_html(slide: Slide, uid: str) -> str:
+    """The site's player (its markup, the deck's frames/ folder) sized for the slide."""
+    from coursetools.frames import player_html
+
+    markup = player_html(slide.player, frames_url="frames/", binder="", colab="", uid=uid)
+    markup = re.sub(r'<p class="pp-note.*?</p>', "", markup, flags=re.S)  # links: not projected
+    height = figure_height(slide)
+    markup = markup.replace('class="pp-frame"', f'class="pp-frame figure" style="height: {height}px"', 1)
+    return markup + _keys_line(slide.player)
+
+
+def _section(slide: Slide, lesson_label: str, uid: str = "pp", outline: list[str] | None = None) -> str:
     parts = []
     if slide.first:
         parts.append(f"<h1>{markdown_html(slide.title)[3:-5]}</h1>")
         parts.append(f'<p class="subtitle">{html.escape(lesson_label)}</p>')
+        if outline:
+            parts.append('<ol class="outline">' + "".join(
+                f"<li>{markdown_html(o)[3:-5]}</li>" for o in outline) + "</ol>")
     else:
         parts.append(f"<h2>{markdown_html(slide.title)[3:-5]}</h2>")
     bullets = [i for i in slide.items if not i.startswith("$$")]
@@ -545,7 +857,13 @@ def _section(slide: Slide, lesson_label: str) -> str:
             f"<li>{markdown_html(b)[3:-5]}</li>" for b in bullets) + "</ul>")
     for formula in formulas:
         parts.append(f'<div class="formula">{markdown_html(formula)}</div>')
-    if slide.figure is not None:
+    if slide.statement:
+        parts.append(f'<p class="statement">{markdown_html(slide.statement)[3:-5]}</p>')
+    if slide.player is not None:
+        parts.append(_player_html(slide, uid))
+        if slide.caption:
+            pass  # the player's own status line is its caption, and it moves with it
+    elif slide.figure is not None:
         mime, data, alt = slide.figure
         src = (f"data:{mime};base64,{data}" if mime != "image/svg+xml"
                else "data:image/svg+xml;base64," + base64.b64encode(data.encode()).decode())
@@ -556,7 +874,8 @@ def _section(slide: Slide, lesson_label: str) -> str:
             parts.append(f'<p class="caption">{html.escape(slide.caption)}</p>')
     if slide.checks:
         parts.append('<ul class="checks">' + "".join(
-            f'<li class="fragment">{markdown_html(c)[3:-5]}</li>' for c in slide.checks) + "</ul>")
+            f'<li class="fragment">{markdown_html(check_line_tex(c))[3:-5]}</li>'
+            for c in slide.checks) + "</ul>")
     if slide.notes:
         notes = "\n".join(markdown_html(n) for n in slide.notes)
         parts.append(f'<aside class="notes">{notes}</aside>')
@@ -573,10 +892,19 @@ def deck_html(slides: list[Slide], title: str, lesson_label: str) -> str:
         else:
             groups.append([slide])
     sections = []
-    for group in groups:
-        inner = [_section(s, lesson_label) for s in group]
+    outline = [g[0].title for g in groups[1:] if g[0].title.lower() != "summary"][:12]
+    for h, group in enumerate(groups):
+        inner = [_section(s, lesson_label, f"pp-{h}-{v}", outline if s.first else None)
+                 for v, s in enumerate(group)]
         sections.append(inner[0] if len(inner) == 1 else "<section>\n" + "\n".join(inner) + "\n</section>")
+    from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
+
+    keys = "\n".join(
+        f"playerKeys[{code}] = function () {{ movePlayer({k}, {step}); }};"
+        for k, (_, _, down, up) in enumerate(PLAYER_KEYS)
+        for codes, step in ((down, -1), (up, 1)) for code in codes)
     return _PAGE.format(title=html.escape(title), css=_CSS, sections="\n".join(sections),
+                        player_css=PLAYER_CSS, player_js=PLAYER_JS, player_keys=keys,
                         mathjax_config=json.dumps(MATHJAX_CONFIG))
 
 
@@ -609,14 +937,20 @@ def copy_assets(deck_dir: Path) -> None:
     copy_mathjax(deck_dir / "mathjax")
 
 
-def build_deck(lesson: Path, out_dir: Path) -> Path:
-    """Write ``out_dir/NN_name/index.html`` (and its assets); return the HTML path."""
+def build_deck(lesson: Path, out_dir: Path, players: list[Any] | None = None,
+               frames_dir: Path | None = None) -> Path:
+    """Write ``out_dir/NN_name/index.html`` (and its assets); return the HTML path.
+
+    ``players`` (the lesson's :class:`coursetools.frames.Player` list, frames in
+    ``frames_dir``) make its slider figures move on their slides.
+    """
     from coursetools.handouts import lesson_title
 
     nb = nbformat.read(lesson, as_version=4)
     if not any("slideshow" in c.metadata for c in nb.cells):
         apply_metadata(nb)  # an unmarked lesson gets the default deck
-    slides = lesson_slides(nb)
+    by_cell = {p.cell: p for p in players or []}
+    slides = lesson_slides(nb, by_cell)
     if not slides:
         raise CourseToolsError(f"{lesson.name}: no slides (no headings?)")
     deck_dir = out_dir / lesson.stem
@@ -624,12 +958,19 @@ def build_deck(lesson: Path, out_dir: Path) -> Path:
         shutil.rmtree(deck_dir)
     deck_dir.mkdir(parents=True)
     copy_assets(deck_dir)
+    shown = [s.player for s in slides if s.player is not None]
+    if shown and frames_dir is not None:
+        from coursetools.frames import player_frames
+
+        (deck_dir / "frames").mkdir()
+        for sha in sorted(player_frames({lesson.stem: shown})):
+            shutil.copyfile(frames_dir / f"{sha}.png", deck_dir / "frames" / f"{sha}.png")
     title = lesson_title(nb, lesson.stem)
     label = f"perceptron-course · {lesson.stem[:2].lstrip('0') and 'lesson ' + lesson.stem[:2].lstrip('0')}"
     page = deck_dir / "index.html"
     page.write_text(deck_html(slides, title, label), encoding="utf-8")
     (deck_dir / "slides.json").write_text(json.dumps(
-        {"lesson": lesson.name, "slides": len(slides),
+        {"lesson": lesson.name, "slides": len(slides), "players": len(shown),
          "notes": sum(1 for s in slides if s.notes)}), encoding="utf-8")
     return page
 
@@ -656,8 +997,14 @@ def print_pdf(page: Path, pdf: Path) -> None:
 
 
 def build(out_dir: Path | str | None = None, lessons: list[int] | None = None, *,
-          pdf: bool = True, verbose: bool = True) -> list[Path]:
-    """Build the decks (and PDFs) of the given lesson numbers (default: all)."""
+          pdf: bool = True, verbose: bool = True, players: bool = True,
+          cache_dir: Path | None = None) -> list[Path]:
+    """Build the decks (and PDFs) of the given lesson numbers (default: all).
+
+    With ``players`` every slider figure moves on its slide: the site's frames
+    (``coursetools.frames``, cached in ``.cache/site-frames``; rendered in kernels the
+    first time) and its player script.
+    """
     out = (repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)).resolve()
     root = repo_root().resolve()
     if out in (root, root / "notebooks", root / "coursetools", root / "perclib", root / "tests"):
@@ -669,17 +1016,33 @@ def build(out_dir: Path | str | None = None, lessons: list[int] | None = None, *
         if unknown:
             raise CourseToolsError(f"--lesson {', '.join(sorted(unknown))}: no such lesson")
         found = [p for p in found if p.name[:2] in wanted]
+    reveal_root()  # reveal.js missing: say so before creating any folder
+    found_players: dict[str, list[Any]] = {}
+    frames_dir = None
+    if players:
+        from coursetools.frames import CACHE_DIR, render_players
+
+        cache = (cache_dir or repo_root() / CACHE_DIR).resolve()
+        found_players = render_players(found, cache_dir=cache, show_progress=verbose)
+        frames_dir = cache / "frames"
     out.mkdir(parents=True, exist_ok=True)
     pages = []
-    for lesson in found:
+    from coursetools._common import progress
+
+    bar = progress(found, desc="slides", unit="deck", enabled=verbose)
+    for lesson in bar:
         start = time.perf_counter()
-        page = build_deck(lesson, out)
+        bar.set_postfix_str(f"{lesson.stem}: deck")
+        page = build_deck(lesson, out, found_players.get(lesson.stem), frames_dir)
         if pdf:
+            bar.set_postfix_str(f"{lesson.stem}: printing the PDF")
             print_pdf(page, page.parent / f"{lesson.stem}.pdf")
         pages.append(page)
         if verbose:
             count = json.loads((page.parent / "slides.json").read_text())["slides"]
-            print(f"{lesson.stem}: {count} slides -> {page.parent} ({time.perf_counter() - start:.1f} s)")
+            bar.write(f"{lesson.stem}: {count} slides -> {page.parent} ({time.perf_counter() - start:.1f} s)",
+                      file=sys.stdout)
+    bar.close()
     return pages
 
 
@@ -692,6 +1055,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--lesson", type=int, action="append", metavar="N",
                         help="only lesson N (repeatable)")
     parser.add_argument("--no-pdf", action="store_true", help="skip the PDF print")
+    parser.add_argument("--no-players", action="store_true",
+                        help="still figures only (no frames rendered, no kernel started)")
     parser.add_argument("--metadata", action="store_true",
                         help="write the slide metadata (slideshow.slide_type) into the lessons")
     parser.add_argument("--check-metadata", action="store_true",
@@ -713,7 +1078,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(1)
         print("slide metadata up to date" if not stale else f"wrote slide metadata: {', '.join(stale)}")
         return
-    build(args.out, args.lesson, pdf=not args.no_pdf)
+    build(args.out, args.lesson, pdf=not args.no_pdf, players=not args.no_players)
 
 
 if __name__ == "__main__":

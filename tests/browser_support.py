@@ -729,6 +729,13 @@ class LessonPage:
                 const icons = rows.filter(e => e.classList.contains('jupyter-widgets-disconnected'))
                   .filter(e => !['none', 'normal'].includes(before(e)) && !before(e).includes('Shift+Enter'));
                 const offline = rows.some(e => e.classList.contains('jupyter-widgets-disconnected'));
+                // A row without a kernel must not invite a drag: its controls are disabled
+                // (the lesson stores them so, coursetools.run), nothing follows them.
+                const dead = Array.from(cell.node.querySelectorAll('.perclib-controls'))
+                  .filter(row => row.closest('.jupyter-widgets-disconnected'));
+                const movable = dead.flatMap(row => Array.from(row.querySelectorAll(
+                    '.noUi-handle, select, input, button'))
+                  .filter(e => e.matches('.noUi-handle') ? !e.closest('[disabled]') : !e.disabled));
                 // What the live controls show: slider handles, menus, check boxes, toggles.
                 const live = Array.from(cell.node.querySelectorAll('.perclib-controls'))
                   .filter(row => !row.closest('.jupyter-widgets-disconnected'));
@@ -746,6 +753,7 @@ class LessonPage:
                            statuses_shown: statuses.length,
                            controls: controls.length, values: values,
                            notes: notes.length, icons: icons.length, offline: offline,
+                           movable_offline: movable.length,
                            errors: {json.dumps(list(WIDGET_ERROR_TEXTS))}.filter(t => text.includes(t))}});
               }});
               return out;

@@ -193,6 +193,30 @@ def test_course_settings_keep_widget_state_out_of_saves():
     assert _overrides()["@jupyter-widgets/jupyterlab-manager:plugin"] == {"saveState": False}
 
 
+def test_no_news_toast_over_the_figures(tmp_path):
+    """JupyterLab's "get Jupyter news?" toast (fetchNews "Ask") covered figures: "Never".
+
+    Read through jupyterlab_server's own settings loader, validated against the
+    installed schema, as JupyterLab reads it at start-up.
+    """
+    settings_utils = pytest.importorskip("jupyterlab_server.settings_utils")
+    schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas"
+    if not (schemas / "@jupyterlab" / "apputils-extension" / "notification.json").is_file():
+        pytest.skip("no JupyterLab schemas installed")
+    overrides, error = settings_utils._get_overrides(str(COURSE_SETTINGS))
+    assert not error, error
+    found, warnings = settings_utils.get_settings(
+        str(COURSE_SETTINGS), str(schemas), str(tmp_path),
+        schema_name="@jupyterlab/apputils-extension:notification", overrides=overrides)
+    assert not any(warnings), warnings
+    # The server hands Lab the schema with the overrides as its defaults.
+    defaults = {k: v.get("default") for k, v in found["schema"]["properties"].items()}
+    assert defaults["fetchNews"] == "false", defaults  # "none" asks with a toast
+    assert defaults["checkForUpdates"] is False, defaults  # no request to a website
+    allowed = [option["const"] for option in found["schema"]["properties"]["fetchNews"]["oneOf"]]
+    assert defaults["fetchNews"] in allowed, allowed
+
+
 def test_disabled_shortcuts_match_real_ones():
     """A disabled shortcut only takes effect if command, keys and selector match exactly."""
     shortcuts = _overrides()["@jupyterlab/shortcuts-extension:shortcuts"]["shortcuts"]

@@ -309,6 +309,9 @@ def _reopen_problems(
             race_cells.append(i)
         if cell["icons"]:
             problems.append(f"cell {i}: {cell['icons']} red 'disconnected' icon(s) instead of words")
+        if cell.get("movable_offline"):
+            problems.append(f"cell {i}: {cell['movable_offline']} control(s) without a kernel can "
+                            "still be moved (nothing follows them): they must be disabled")
         if (cell["offline"] or cell["errors"]) and cell["notes"] != 1:
             problems.append(
                 f"cell {i}: a control row without a live kernel shows {cell['notes']} notes "

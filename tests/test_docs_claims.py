@@ -1,11 +1,11 @@
-"""Claims the README and the index make about the tools and the sliders, checked.
+"""Claims the README, docs/ and the index make about the tools and the sliders, checked.
 
 * every ``coursetools`` command either works or says in one line which extra to install
   (simulated by making its packages unimportable), with this Python's exact pip command;
 * ``roles --check`` prints one line when all is well;
-* every command the README or the index says takes ``--out`` (or ``--force``, or a list
+* every command the README, a page of docs/ or the index says takes ``--out`` (or ``--force``, or a list
   of notebooks) accepts it;
-* the README's claim about where sliders start holds for every slider the lessons store.
+* the claim (docs/changing-a-lesson.md) about where sliders start holds for every slider the lessons store.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+# The README keeps what a newcomer needs first; the detail it points to lives in docs/.
+DOCS = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md")))
 INDEX = "".join(
     "".join(c["source"]) for c in json.loads((ROOT / "notebooks" / "00_index.ipynb").read_text())["cells"]
 )
@@ -48,6 +50,8 @@ def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
         ("coursetools.site", ["mathjax"], "site"),
         ("coursetools.handouts", ["mathjax"], "instructor"),
         ("coursetools.homework", ["nbgrader"], "instructor"),
+        ("coursetools.slides", ["sphinx_revealjs"], "instructor"),
+        ("coursetools.slides", ["markdown_it", "mathjax"], "instructor"),
     ],
 )
 def test_missing_extra_is_one_line_with_the_install_command(tool, blocked, extra):
@@ -59,6 +63,16 @@ def test_missing_extra_is_one_line_with_the_install_command(tool, blocked, extra
     assert f'{sys.executable} -m pip install -e ".[{extra}]"' in lines[0], lines[0]
     for name in blocked:
         assert name in lines[0]
+
+
+def test_slides_without_their_extra_write_nothing(tmp_path):
+    """The missing extra is named before anything is written: no empty slides/ folder."""
+    out = tmp_path / "slides"
+    block = BLOCK.replace("'--help'", f"'--no-pdf', '--lesson', '1', '--out', {str(out)!r}")
+    result = _run("-c", block, "coursetools.slides", "sphinx_revealjs")
+    assert result.returncode != 0 and "Traceback" not in result.stderr, result.stderr
+    assert 'pip install -e ".[instructor]"' in result.stderr
+    assert not out.exists(), "the failed build left an empty slides folder"
 
 
 def test_roles_check_says_all_is_well_in_one_line(tmp_path):
@@ -83,7 +97,7 @@ def _claims(text: str) -> list[tuple[str, str]]:
     return found
 
 
-CLAIMS = _claims(README) + _claims(INDEX)
+CLAIMS = _claims(README) + _claims(DOCS) + _claims(INDEX)
 
 
 def test_the_out_claims_are_found():
@@ -114,9 +128,9 @@ def _stored_sliders():
 
 
 def test_readme_start_claim_holds_for_every_stored_slider():
-    """README: each slider starts strictly inside its range (so it moves both ways)."""
-    assert "strictly inside its range" in README
-    assert "middle of its range" not in README
+    """docs/changing-a-lesson.md: each slider starts strictly inside its range (both ways)."""
+    assert "strictly inside its range" in DOCS
+    assert "middle of its range" not in DOCS + README
     sliders = list(_stored_sliders())
     assert len(sliders) >= 10
     for name, _model_id, kind, s in sliders:

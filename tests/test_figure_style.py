@@ -6,7 +6,7 @@ at its natural size):
 
 * the figure is ``DISPLAY_DPI`` and between ``MIN_WIDTH_PX`` and ``MAX_WIDTH_PX`` wide,
   so the notebook column never shrinks it and a one-panel figure is not a thumbnail;
-* no text is smaller than ``MIN_FONT_PX`` pixels;
+* no text is smaller than ``MIN_FONT_PX`` pixels, no legend text than ``MIN_LEGEND_PX``;
 * every visible panel has tick numbers on each of its axes;
 * no legend covers data: no plotted point or curve vertex lies under a legend;
 * the static frame kept for handouts (the PNG in the display bundle) carries the
@@ -28,7 +28,14 @@ from matplotlib.text import Text
 from PIL import Image
 
 from perclib import plotting
-from perclib.plotting import DISPLAY_DPI, MAX_WIDTH_PX, MIN_FONT_PX, MIN_WIDTH_PX, new_figure
+from perclib.plotting import (
+    DISPLAY_DPI,
+    MAX_WIDTH_PX,
+    MIN_FONT_PX,
+    MIN_LEGEND_PX,
+    MIN_WIDTH_PX,
+    new_figure,
+)
 from perclib.widgets.registry import all_demos
 
 DEMOS = all_demos()
@@ -101,6 +108,22 @@ def test_no_text_under_the_minimum(drawn):
         if t.get_fontsize() * fig.dpi / 72 < MIN_FONT_PX - 1e-6
     ]
     assert not small, f"{name}: text under {MIN_FONT_PX} px at 100% zoom: {small[:5]}"
+
+
+def test_legends_are_readable(drawn):
+    """A legend is read at a glance (on a projector, in print): at least 9 pt."""
+    from matplotlib.legend import Legend
+
+    name, demo, _ = drawn
+    fig = demo.figure
+    small = [
+        (round(t.get_fontsize() * fig.dpi / 72, 1), t.get_text()[:40])
+        for legend in fig.findobj(Legend) if legend.get_visible()
+        for t in [*legend.get_texts(), legend.get_title()]
+        if t.get_visible() and t.get_text().strip()
+        and t.get_fontsize() * fig.dpi / 72 < MIN_LEGEND_PX - 1e-6
+    ]
+    assert not small, f"{name}: legend text under {MIN_LEGEND_PX} px: {small[:5]}"
 
 
 def test_every_panel_has_tick_numbers(drawn):

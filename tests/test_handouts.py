@@ -320,6 +320,32 @@ def test_handout_pdf_title_and_last_page(built, name):
     assert pages == 1 or fill >= ho.MIN_LAST_PAGE_FILL, f"last page only {fill:.0%} full"
 
 
+def test_each_hidden_check_leaves_a_note():
+    """The exercise text says "run the check cell below": the handout says where it is."""
+    nb = nbformat.read(ROOT / "notebooks" / "03_general_position.ipynb", as_version=4)
+    checks = [c for c in nb.cells if role(c) == "exercise-check"]
+    handout = ho.handout_notebook(nb)
+    notes = [c.source for c in handout.cells if "handout-check-note" in c.source]
+    assert checks and len(notes) == len(checks)
+    for check, note in zip(checks, notes, strict=True):
+        number = check.metadata["nbgrader"]["grade_id"].split("-")[0][2:]
+        assert f"exercise {number}: correct" in note
+        assert check.source.strip().split("\n")[0] not in note  # the check's code stays hidden
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_handout_page_is_left_half_blank(built, name):
+    """Text flows from page to page: no page before the last is under half full.
+
+    (A markdown cell kept whole on one page used to leave half pages blank.)
+    """
+    _, handout = built[name]
+    fills = ho.page_fills(handout.pdf)
+    assert fills is not None, "pdftoppm is needed to measure the pages"
+    thin = [(page, round(fill, 2)) for page, fill in enumerate(fills[:-1], start=1) if fill < 0.5]
+    assert not thin, f"{handout.pdf.name}: pages under half full: {thin}"
+
+
 def test_code_wrapping_keeps_indentation():
     line = "        result = some_function(first_argument, second_argument, third_argument)"
     wrapped = ho.wrap_code("def f():\n" + line, columns=50).split("\n")

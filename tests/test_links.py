@@ -1,7 +1,7 @@
 """Every relative link in the course points to a file that exists.
 
 Checked: the markdown cells of every notebook in ``notebooks/`` (the index, each
-lesson's previous/next links) and ``README.md``. Markdown links and images
+lesson's previous/next links), ``README.md`` and the pages of ``docs/``. Markdown links and images
 (``[text](target)``, ``![alt](target)``), reference definitions (``[id]: target``)
 and HTML ``href``/``src`` attributes count; links inside code spans and fences do
 not. Links with a scheme (``https:``, ``mailto:``, ``data:``) are ignored, an anchor
@@ -58,6 +58,8 @@ def documents() -> list[tuple[str, Path, list[tuple[str, dict]]]]:
     readme = ROOT / "README.md"
     if readme.is_file():
         docs.append(("README.md", readme, [(readme.read_text(encoding="utf-8"), {})]))
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        docs.append((f"docs/{page.name}", page, [(page.read_text(encoding="utf-8"), {})]))
     for nb_path in sorted(NOTEBOOKS.glob("*.ipynb")):
         nb = json.loads(nb_path.read_text(encoding="utf-8"))
         cells = [

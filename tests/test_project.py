@@ -33,6 +33,16 @@ def test_readme_quick_start_is_two_commands() -> None:
     assert "pytest" in commands[1]
 
 
+def test_readme_is_at_most_150_lines() -> None:
+    """A newcomer's page: what it is, the lessons, the two commands, where the rest is."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 150, f"README.md has {len(lines)} lines; move the detail into docs/"
+    readme = "\n".join(lines)
+    for page in ("instructors", "classroom", "slides", "changing-a-lesson", "perclib", "README"):
+        assert f"(docs/{page}.md)" in readme, f"README.md does not point to docs/{page}.md"
+        assert (ROOT / "docs" / f"{page}.md").is_file()
+
+
 def test_ci_runs_exactly_the_readme_test_command() -> None:
     ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     assert readme_commands()[1] in ci_lines

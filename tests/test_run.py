@@ -79,6 +79,8 @@ def test_execute_twice_gives_the_same_file_and_matching_widget_state(tmp_path):
     state = nb["metadata"]["widgets"][run.WIDGET_STATE_MIME]["state"]
     slider = state[view["model_id"]]["state"]
     assert slider["value"] == 2 and type(slider["value"]) is int and slider["min"] == -3
+    # Stored disabled: a frontend showing the stored state has no kernel behind the slider.
+    assert slider["disabled"] is True
     # Every model the slider refers to (layout, style) is stored too, nothing else.
     refs = {v[len(run.MODEL_REF) :] for v in slider.values() if run._is_model_ref(v)}
     assert set(state) == {view["model_id"]} | refs
@@ -109,6 +111,10 @@ def test_stored_widget_state_matches_what_a_run_displays(path):
                 continue
             mid = view["model_id"]
             assert mid in state, f"{path.name} cell {i}: widget {mid} has no stored state"
+            controls = [m for m in state.values() if "disabled" in m["state"]]
+            assert controls and all(m["state"]["disabled"] is True for m in controls), (
+                f"{path.name}: stored controls must be disabled (nothing follows them without "
+                "a kernel); store the lesson with `python -m coursetools.run`")
             stable = {_hex_id(f"{cell.source}\0{k}") for k in range(2000)}
             assert mid in stable, (
                 f"{path.name} cell {i}: widget id {mid} is not the one a run of this cell creates; "

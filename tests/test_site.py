@@ -538,6 +538,19 @@ def test_search_finds_cover(served, browser):
             timeout=30_000,
         )
         page.screenshot(path=str(OUTPUT / "desktop-search-Cover.png"))
+        # The magnifier is drawn over the field: the typed text must start after it.
+        fields = page.evaluate("""() => Array.from(document.querySelectorAll('form.bd-search'))
+          .filter(f => f.getBoundingClientRect().width > 0).map(f => {
+            const input = f.querySelector('input'), icon = f.querySelector('i, svg');
+            const style = getComputedStyle(input);
+            return {text: input.getBoundingClientRect().left + parseFloat(style.paddingLeft)
+                          + parseFloat(style.borderLeftWidth),
+                    icon: icon ? icon.getBoundingClientRect().right : null};
+          })""")
+        assert fields, "no visible search field on the search page"
+        for field in fields:
+            assert field["icon"] is None or field["text"] >= field["icon"], (
+                f"the search icon (to x = {field['icon']}) covers the typed text (from {field['text']})")
         assert any("04_cover_counting" in h for h in hrefs), hrefs
         maths = page.evaluate("""() => ({
           typeset: document.querySelectorAll('#search-results mjx-container').length,
@@ -550,6 +563,35 @@ def test_search_finds_cover(served, browser):
         assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
     finally:
         visit.close()
+
+
+def test_every_lesson_page_links_its_student_notebook(site_dir):
+    """A lesson page offers its notebook: the student version (stubs, no outputs)."""
+    for page in sorted(site_dir.glob("0[1-9]_*.html")):
+        html_text = page.read_text(encoding="utf-8")
+        link = f'href="_static/downloads/{page.stem}.ipynb"'
+        assert link in html_text, f"{page.name}: no download link to its notebook"
+        nb = nbformat.read(site_dir / "_static" / "downloads" / f"{page.stem}.ipynb", as_version=4)
+        sources = "\n".join(c.source for c in nb.cells)
+        assert "BEGIN SOLUTION" not in sources and "### END" not in sources, page.name
+        assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code"), page.name
+        pdf = site_dir / "_static" / "downloads" / f"{page.stem}.pdf"
+        assert (f'href="_static/downloads/{page.stem}.pdf"' in html_text) == pdf.is_file(), page.name
+
+
+def test_handout_pdfs_are_linked_when_built(tmp_path):
+    """The site ships the handout PDFs already built (it does not print them)."""
+    from coursetools.site import download_links, write_downloads
+
+    lessons = sorted((ROOT / "notebooks").glob("0[1-2]_*.ipynb"))
+    handouts = tmp_path / "handouts"
+    handouts.mkdir()
+    (handouts / f"{lessons[0].stem}.pdf").write_bytes(b"%PDF-1.4 a handout")
+    found = write_downloads(tmp_path / "downloads", lessons, handouts)
+    assert found == {lessons[0].stem: True, lessons[1].stem: False}
+    assert (tmp_path / "downloads" / f"{lessons[0].stem}.pdf").read_bytes() == b"%PDF-1.4 a handout"
+    assert ".pdf" in download_links(lessons[0].stem, pdf=True)
+    assert ".pdf" not in download_links(lessons[1].stem, pdf=False)
 
 
 def test_site_docstring_examples_run():

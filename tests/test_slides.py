@@ -1,7 +1,11 @@
-"""Lecture slides (issue 34): one offline reveal.js deck per lesson, and its PDF.
+"""Lecture slides (issues 34 and 44): one offline reveal.js deck per lesson, and its PDF.
 
 The decks are built once for the module; each is then opened in headless Chromium,
-every slide is visited and measured as it is projected (1280 x 720).
+every slide is visited and measured as it is projected (1280 x 720): nothing spills,
+text is large, maths is typeset (check lines included: no ASCII maths), no title is an
+authoring label, no slide is under a third full unless it holds a figure, and every
+slider figure plays on its slide from the keyboard without taking reveal's arrows.
+A screenshot of every slide goes to test-output/slides/.
 """
 
 from __future__ import annotations
@@ -67,11 +71,17 @@ def _secret_lines(nb) -> list[str]:
     return found
 
 
+#: Maths typed the programmer's way, which a slide must typeset instead.
+ASCII_MATHS = re.compile(r"\^|\*\*|<=|>=|!=|\bsqrt\(|\|\||\b[A-Za-z]\*\(|\b[A-Za-z]\w*_\w"
+                         r"|\b(?:gamma|alpha|kappa|theta|eta|epsilon|sigma|lambda|pi)\b")
+
 MEASURE = """() => {
   const s = Reveal.getCurrentSlide();
   const box = s.getBoundingClientRect(), scale = Reveal.getScale();
   const text = s.cloneNode(true);
-  text.querySelectorAll('aside.notes, script, mjx-assistive-mml')
+  // Words of text: not the notes, a player's controls, readout and keys, nor the outline.
+  text.querySelectorAll('aside.notes, script, mjx-assistive-mml, .pp-controls, .pp-status, '
+                        + 'p.keys, ol.outline')
       .forEach(e => e.remove());
   const fonts = [...s.querySelectorAll('p, li, h1, h2, .caption, .formula')]
       .filter(e => !e.closest('aside')).map(e => parseFloat(getComputedStyle(e).fontSize));
@@ -95,7 +105,24 @@ MEASURE = """() => {
     bottom = Math.max(bottom, (r.bottom - box.top) / scale);
   }
   const shown = [...s.querySelectorAll('mjx-container')].filter(e => !e.closest('aside'));
-  return {scrollH: Math.max(s.scrollHeight, bottom), scrollW: Math.max(s.scrollWidth, right),
+  // The content box: what the slide shows (notes, scripts and the player's data aside).
+  let x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+  for (const e of s.querySelectorAll('h1, h2, p, li, .formula, img, .pp-controls, .pp-status')) {
+    if (e.closest('aside')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top);
+    x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom);
+  }
+  const area = x1 > x0 ? (x1 - x0) * (y1 - y0) / (box.width * box.height) : 0;
+  // Check lines as read, formulas left out: what remains must be prose, not ASCII maths.
+  const checks = [...s.querySelectorAll('ul.checks li')].map(li => {
+    const c = li.cloneNode(true); c.querySelectorAll('mjx-container').forEach(m => m.remove());
+    return c.textContent; });
+  const title = (s.querySelector('h1, h2') || {textContent: ''}).textContent;
+  return {area: area, checks: checks, title: title,
+          player: !!s.querySelector('.pp-player'),
+          scrollH: Math.max(s.scrollHeight, bottom), scrollW: Math.max(s.scrollWidth, right),
           math: shown.length, mathErrors: shown.filter(e => e.querySelector('mjx-merror')).length,
           text: text.innerText,
           minFont: fonts.length ? Math.min(...fonts) : 99, figure: figure,
@@ -154,11 +181,18 @@ def test_deck_projects_cleanly(decks: Path, browser, lesson: Path) -> None:
             fig = m["figure"]
             if not fig["loaded"]:
                 problems.append(f"{where}: the figure did not load")
-            elif fig["h"] < 0.6 * 720 and fig["w"] < 0.9 * 1280:
+            # A player leaves room for its controls, its status line and its keys.
+            elif fig["h"] < (0.5 if m["player"] else 0.6) * 720 and fig["w"] < 0.9 * 1280:
                 problems.append(f"{where}: figure {fig['w']:.0f}x{fig['h']:.0f} is small")
+        elif k > 0 and m["area"] < 1 / 3:
+            problems.append(f"{where}: only {m['area']:.0%} of the slide holds content: {m['text'][:60]!r}")
+        if slides.AUTHORING_LABEL.match(m["title"]) or re.match(r"exercise", m["title"], re.I):
+            problems.append(f"{where}: the title {m['title']!r} is an authoring label")
+        ascii_maths = [c for c in m["checks"] if ASCII_MATHS.search(c)]
+        if ascii_maths:
+            problems.append(f"{where}: ASCII maths in a check line: {ascii_maths[0]!r}")
         with_notes += m["notes"] > 0
-        if k in (0, 1, len(positions) // 2, len(positions) - 1):
-            page.screenshot(path=str(SHOTS / f"{lesson.stem}-{k + 1:02d}.png"))
+        page.screenshot(path=str(SHOTS / f"{lesson.stem}-{k + 1:02d}.png"))  # every slide, looked at
     page.close()
     assert not external, f"{lesson.name}: requests outside the deck: {external[:5]}"
     assert not errors, f"{lesson.name}: console errors: {errors[:5]}"
@@ -204,6 +238,101 @@ def test_slide_metadata_is_written_and_current() -> None:
         hidden = [i for i, (c, t) in enumerate(zip(nb.cells, slides.slide_types(nb), strict=True))
                   if t != "skip" and slides._role(c) in slides.SKIPPED_ROLES]
         assert not hidden, f"{lesson.name}: exercise cells {hidden} would be shown"
+
+
+PLAYER = """() => {
+  const s = Reveal.getCurrentSlide(), p = s.querySelector('.pp-player');
+  if (!p) return null;
+  const img = p.querySelector('img.pp-frame');
+  return {frame: p.dataset.frame, src: img.getAttribute('src'), loaded: img.complete && img.naturalWidth > 0,
+          fields: [...p.querySelectorAll('[data-k]')].map(f => f.type === 'checkbox' ? (f.checked ? 1 : 0)
+            : f.tagName === 'SELECT' ? f.selectedIndex : +f.value),
+          last: [...p.querySelectorAll('[data-k]')].map(f => f.type === 'checkbox' ? 1
+            : f.tagName === 'SELECT' ? f.options.length - 1 : +f.max),
+          keys: (s.querySelector('p.keys') || {textContent: ''}).textContent,
+          at: [Reveal.getIndices().h, Reveal.getIndices().v || 0]};
+}"""
+
+
+def _widget_cells(lesson: Path) -> int:
+    nb = nbformat.read(lesson, as_version=4)
+    return sum(slides._role(c) == "widget" and slides._has_figure(c) for c in nb.cells)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_slider_figure_plays_on_its_slide(decks: Path, browser, lesson: Path) -> None:
+    """Each player's keys change its frame on its slide; the arrows still change slides."""
+    deck = decks / lesson.stem
+    expected = _widget_cells(lesson)
+    assert json.loads((deck / "slides.json").read_text())["players"] == expected
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto((deck / "index.html").as_uri(), wait_until="load")
+    page.wait_for_function("document.body.dataset.deckReady === '1'", timeout=60_000)
+    positions = page.evaluate(
+        "Reveal.getSlides().map(s => [Reveal.getIndices(s).h, Reveal.getIndices(s).v || 0,"
+        " !!s.querySelector('.pp-player')])")
+    played, problems = 0, []
+    for h, v, has_player in positions:
+        if not has_player:
+            continue
+        page.evaluate(f"Reveal.slide({h}, {v}, 99)")
+        start = page.evaluate(PLAYER)
+        where = f"slide {h}/{v}"
+        if not start["loaded"]:
+            problems.append(f"{where}: the first frame did not load")
+        for k, (value, last) in enumerate(zip(start["fields"], start["last"], strict=True)):
+            down, up, _, _ = slides.PLAYER_KEYS[k]
+            if f"{down} {up}" not in " ".join(start["keys"].split()):
+                problems.append(f"{where}: the slide does not name the keys {down} {up}")
+            before = page.evaluate(PLAYER)
+            page.keyboard.press(up if value < last else down)
+            page.wait_for_function("() => { const i = Reveal.getCurrentSlide().querySelector("
+                                   "'img.pp-frame'); return i.complete; }", timeout=10_000)
+            after = page.evaluate(PLAYER)
+            if after["frame"] == before["frame"] or after["src"] == before["src"]:
+                problems.append(f"{where}: key {up if value < last else down} did not change the frame")
+            elif not after["loaded"]:
+                problems.append(f"{where}: the frame {after['src']} did not load")
+            if after["at"] != [h, v]:
+                problems.append(f"{where}: a player key changed the slide to {after['at']}")
+        page.screenshot(path=str(SHOTS / f"{lesson.stem}-player-{h}-{v}.png"))
+        played += 1
+    # reveal.js keeps its arrows: the last player's slide is left with ArrowRight or ArrowDown.
+    if played:
+        at = page.evaluate("[Reveal.getIndices().h, Reveal.getIndices().v || 0]")
+        page.keyboard.press("ArrowRight" if not page.evaluate("Reveal.isLastSlide()") else "ArrowLeft")
+        assert page.evaluate("[Reveal.getIndices().h, Reveal.getIndices().v || 0]") != at
+    page.close()
+    assert played == expected, f"{lesson.name}: {played} players on slides, {expected} slider figures"
+    assert not problems, f"{lesson.name}:\n" + "\n".join(problems)
+
+
+def test_check_lines_typeset_their_maths() -> None:
+    from coursetools.asciimath import check_line_tex
+
+    line = "✓ k gamma <= u.w_k <= ||w_k|| <= sqrt(k) R at all 123 updates; R^2/gamma^2 = 4.0"
+    typeset = check_line_tex(line)
+    prose = re.sub(r"\$[^$]*\$", "", typeset)
+    assert not ASCII_MATHS.search(prose), prose
+    assert "\\sqrt{k}" in typeset and "\\gamma^{2}" in typeset and "at all 123 updates" in prose
+
+
+def test_statements_not_labels() -> None:
+    """A bold label brings its sentence; an authored slide text replaces the extracted one."""
+    text = "**The running time.** Each update costs $O(N)$ operations. Then more."
+    assert slides.ideas(text) == ["**The running time.** Each update costs $O(N)$ operations."]
+    assert slides.clean_heading("Widget: margin against mistakes") == "Margin against mistakes"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Lesson 9: T"),
+        nbformat.v4.new_markdown_cell(
+            "## A section\n\n**Label.** " + "word " * 80,
+            metadata={"slides": {"text": ["The author's point, in one sentence."]}}),
+        nbformat.v4.new_markdown_cell("## Another\n\nIts first sentence. Its second one here."),
+    ])
+    slides.apply_metadata(nb)
+    built = slides.lesson_slides(nb)
+    assert built[1].items == ["The author's point, in one sentence."]
+    assert built[2].items[:2] == ["Its first sentence.", "Its second one here."]  # sparse: filled
 
 
 def test_word_budget_and_ideas() -> None:

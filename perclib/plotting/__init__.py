@@ -42,6 +42,9 @@ _NO_POINTS = np.empty((0, 2))
 DISPLAY_DPI = 100
 #: Smallest text on a figure, in pixels at ``DISPLAY_DPI`` (about 7.2 pt).
 MIN_FONT_PX = 10.0
+#: Smallest legend text, in pixels (9 pt, the course's legend size): a key read at a
+#: glance, on a projector or a printed handout, not squinted at (issue 44).
+MIN_LEGEND_PX = 12.5
 #: Widest figure: fits the output column of JupyterLab / Notebook 7 without shrinking.
 MAX_WIDTH_PX = 900
 #: Narrowest default figure (one panel).
@@ -55,8 +58,8 @@ class CourseFigure(Figure):
     """A Figure that never draws text smaller than :data:`MIN_FONT_PX` pixels.
 
     Any text made smaller on purpose (a crowded tick label, an annotation) is raised
-    to the floor at draw time, so a figure stays readable on screen and in print
-    whatever its builder asked for.
+    to the floor at draw time, and a legend's text to :data:`MIN_LEGEND_PX`, so a
+    figure stays readable on screen and in print whatever its builder asked for.
     """
 
     #: A sentence that describes the figure for a reader who cannot see it. When set, it is
@@ -72,19 +75,29 @@ class CourseFigure(Figure):
         return self.alt_text or super().__repr__()
 
 
-def enforce_min_font(fig: Figure, min_px: float = MIN_FONT_PX) -> int:
-    """Raise every text of ``fig`` below ``min_px`` pixels to it; return how many changed.
+def enforce_min_font(fig: Figure, min_px: float = MIN_FONT_PX, legend_px: float = MIN_LEGEND_PX) -> int:
+    """Raise every text of ``fig`` below ``min_px`` pixels (a legend's: ``legend_px``) to it.
+
+    Returns how many texts changed.
 
     Examples
     --------
     >>> fig, (ax,) = new_figure()
     >>> t = ax.text(0, 0, "tiny", fontsize=4)
+    >>> _ = ax.plot([0, 1], label="line"); leg = ax.legend(fontsize=7)
     >>> enforce_min_font(fig), round(t.get_fontsize() * fig.dpi / 72, 1)
-    (1, 10.0)
+    (2, 10.0)
+    >>> round(leg.get_texts()[0].get_fontsize() * fig.dpi / 72, 1)
+    12.5
     """
-    floor_pt = min_px * 72.0 / fig.dpi
+    from matplotlib.legend import Legend
+
+    legend_texts = {id(text) for legend in fig.findobj(Legend)
+                    for text in [*legend.get_texts(), legend.get_title()]}
     changed = 0
     for text in fig.findobj(Text):
+        px = legend_px if id(text) in legend_texts else min_px
+        floor_pt = px * 72.0 / fig.dpi
         if text.get_fontsize() < floor_pt - 1e-9:
             text.set_fontsize(floor_pt)
             changed += 1
