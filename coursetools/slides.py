@@ -453,6 +453,11 @@ html.typesetting .reveal .slides section { display: block !important; position: 
 .reveal .subtitle { font-size: 28px; color: #555; }
 .reveal section { text-align: left; }
 .reveal section.title-slide { text-align: center; }
+/* reveal.js's slide number is white on 40 % black (2.8:1): darker for WCAG's 4.5:1; on
+   a slide below another it is a link, and a link is a target of at least 24 px (2.5.8).
+   Bottom left: at the right it covers part of the "below slide" arrow. */
+.reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); font-size: 16px; right: auto; left: 8px; }
+.reveal .slide-number a { display: inline-block; min-height: 24px; line-height: 24px; padding: 0 4px; }
 """
 
 _PAGE = """<!DOCTYPE html>
