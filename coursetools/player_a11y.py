@@ -142,10 +142,13 @@ def data_table(key: str, manifest: dict[str, Any], uid: str) -> str:
     caption = "The figure's readout for every position of the controls above."
     if shared:
         caption += " In every row: " + html.escape("; ".join(shared)) + "."
+    # The summary names the controls and the rows: it also names the scrolling region,
+    # which must differ from any other player's on the page (axe: landmark-unique).
+    what = " and ".join(html.escape(c["label"]) for c in controls)
     return (
-        f'<details class="pp-table" id="{uid}-table"><summary>The data behind this figure, as a table '
-        f"({len(rows)} rows)</summary>"
-        f'<div class="pp-table-scroll" tabindex="0" role="region" aria-label="Data table, scrolls">'
+        f'<details class="pp-table" id="{uid}-table"><summary id="{uid}-summary">The data behind '
+        f"this figure, as a table: {what}, {len(rows)} rows</summary>"
+        f'<div class="pp-table-scroll" tabindex="0" role="region" aria-labelledby="{uid}-summary">'
         f"<table><caption>{caption}</caption><thead><tr>{heads}"
         '<th scope="col">readout</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div></details>"

@@ -895,7 +895,8 @@ def _check_slider(page, player, info: dict, k: int, field: dict) -> list[str]:
         page.keyboard.press(key)
         state = _slider_state(page, sid)
         if state["value"] != want or state["text"] != spoken[want]:
-            problems.append(f"{where}: {key} gave {state['value']} {state['text']!r}, want {want} {spoken[want]!r}")
+            problems.append(f"{where}: {key} gave {state['value']} {state['text']!r}, "
+                            f"want {want} {spoken[want]!r}")
     if not re.search(r"[A-Za-z]{3,}", spoken[0]) or spoken[0].strip() == c["labels"][0].strip():
         problems.append(f"{where}: value text {spoken[0]!r} is not words")
     if last >= 2:
@@ -921,7 +922,8 @@ def _check_slider(page, player, info: dict, k: int, field: dict) -> list[str]:
         if state["value"] != n or state["text"] != spoken[n]:
             problems.append(f"{where}: plus button step {n} gave {state['value']} {state['text']!r}")
         if not state["alt"].startswith("Now ") or spoken[n] not in state["alt"]:
-            problems.append(f"{where}: alt text after a step does not say what changed: {state['alt'][:120]!r}")
+            problems.append(f"{where}: alt text after a step does not say what changed: "
+                            f"{state['alt'][:120]!r}")
     if len(frames) < 2:
         problems.append(f"{where}: the buttons never changed the frame")
     for _ in range(steps):

@@ -243,9 +243,6 @@ def test_deck_passes_axe(decks: Path, browser, lesson: Path) -> None:
     """axe-core (issue 43) on the deck as a whole at its first slide, then on every slide
     as it is shown: no serious or critical violation, no minor one not accepted in
     docs/accessibility.md (tests/axe_support.py)."""
-    import sys
-
-    sys.path.insert(0, str(repo_root() / "tests"))
     from axe_support import axe_problems, axe_script
 
     if axe_script() is None:
