@@ -858,6 +858,48 @@ def test_a_first_frame_that_is_not_the_stored_figure_stops_the_build(tmp_path):
 
 # -- accessibility (issue 43) ------------------------------------------------------------
 
+
+def test_accessibility_docstring_examples_run():
+    import doctest
+
+    import coursetools.player_a11y
+    import coursetools.site_a11y
+
+    for module in (coursetools.player_a11y, coursetools.site_a11y):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0 and failures == 0, module.__name__
+
+
+def test_every_player_control_has_words():
+    """Each varying control of every grid has a phrase in player_a11y.SPOKEN, with {v}."""
+    from coursetools.frames import GRIDS
+    from coursetools.player_a11y import SPOKEN
+
+    missing = [f"{key}: {name}" for key, spec in GRIDS.items() for name in spec
+               if "{v}" not in SPOKEN.get(key, {}).get(name, "")]
+    assert not missing, f"add these to coursetools.player_a11y.SPOKEN: {missing}"
+    extra = [key for key in SPOKEN if key not in GRIDS]
+    assert not extra, f"SPOKEN names figures GRIDS does not have: {extra}"
+
+
+def test_status_segments_and_table_from_a_manifest():
+    """The table: a row per frame (row-major), values with signs in words, the readout's
+    varying parts per row and the parts every frame shares once in the caption."""
+    from coursetools.player_a11y import data_table
+
+    manifest = {
+        "controls": [{"name": "theta", "label": "threshold θ", "labels": ["-1.0", "0.0"], "values": [-1, 0]},
+                     {"name": "n", "label": "n", "labels": ["1", "2"], "values": [1, 2]}],
+        "frames": [["a", f"key &nbsp;|&nbsp; <b>{k}</b> mistakes<br>margin {k / 10}", ""] for k in range(4)],
+    }
+    table = data_table("no:such", manifest, "pp-x")
+    rows = re.findall(r"<tr>(.*?)</tr>", table)
+    assert len(rows) == 1 + 4  # the header and a row per frame
+    assert rows[1] == "<td>minus 1.0</td><td>1</td><td>0 mistakes; margin 0.0</td>"
+    assert rows[4] == "<td>0.0</td><td>2</td><td>3 mistakes; margin 0.3</td>"
+    assert "In every row: key." in table and "key;" not in table
+    assert 'aria-labelledby="pp-x-summary"' in table and 'id="pp-x-summary"' in table
+
 _JS_ANNOUNCE_WATCH = r"""(id) => {
   const box = document.querySelector('#' + id + ' .pp-announce');
   window.__announced = [];
