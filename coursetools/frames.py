@@ -599,7 +599,7 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
     the status line shows every frame, and a separate polite live region announces the
     result once after the last move; under the player, the data as a table.
     """
-    from coursetools.player_a11y import data_table, spoken_values
+    from coursetools.player_a11y import data_table, sound_sweep, spoken_values
 
     m = player.manifest
     first = m["frames"][_first_index(m)]
@@ -639,6 +639,12 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
     prefix = os.path.commonprefix([f[2] for f in m["frames"]])
     frames = [[sha, status, alt[len(prefix):]] for sha, status, alt in m["frames"]]
     data = {"frames": frames, "controls": controls, "base": frames_url, "alt": prefix}
+    sound = sound_sweep(player.key, m)
+    button = ""
+    if sound is not None:  # optional sound: only ever started by this button
+        data["sound"] = sound
+        button = (f'<p class="pp-sound-row"><button type="button" class="pp-sound">Play '
+                  f'{html.escape(sound["label"])} as a rising or falling tone</button></p>')
     return (
         f'<div class="pp-player tex2jax_ignore mathjax_ignore" id="{uid}" role="group" '
         f'aria-label="Figure with sliders">'
@@ -647,7 +653,7 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
         f'width="{m["width"]}" height="{m["height"]}">'
         f'<div class="pp-status">{first[1]}</div>'
         '<p class="pp-announce" role="status" aria-live="polite" aria-atomic="true"></p>'
-        f"{data_table(player.key, m, uid)}"
+        f"{data_table(player.key, m, uid)}{button}"
         f'<p class="pp-note site-caption">{note} Every value: <a href="{html.escape(binder)}">Binder</a> · '
         f'<a href="{html.escape(colab)}">Colab</a>.</p>'
         f'<script type="application/json" class="pp-data">{_escape_json(json.dumps(data))}</script>'

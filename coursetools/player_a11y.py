@@ -62,6 +62,21 @@ SPOKEN: dict[str, dict[str, str]] = {
         "alpha": "load alpha {v} examples per weight"},
 }
 
+#: Curve figures that can be heard (issue 43, optional sound): the control swept, what
+#: is heard (said on the button) and a pattern whose first group is the number read
+#: from the readout at each position. Pitch rises with the number; the sweep starts
+#: only from the button.
+SOUND: dict[str, tuple[str, str, str]] = {
+    "04_cover_counting:build_capacity_curve": (
+        "P", "the separable fraction as P grows", r"= ([0-9.eE+-]+) \(one half"),
+    "05_convergence:build_margin_explorer": (
+        "margin", "the perceptron's mistakes as the margin grows", r"made (\d+) mistake"),
+    "08_statistical_mechanics:build_capacity_explorer": (
+        "kappa", "the capacity alpha c as kappa grows", r"prediction αc = ([0-9.]+)"),
+    "08_statistical_mechanics:build_learning_explorer": (
+        "alpha", "the maximum-margin error as alpha grows", r"εmax margin = ([0-9.]+)"),
+}
+
 _GREEK = {"α": "alpha", "γ": "gamma", "θ": "theta", "κ": "kappa", "σ": "sigma", "ε": "epsilon",
           "‖w‖": "length of w", "°": " degrees"}
 
@@ -110,6 +125,37 @@ def status_segments(status_html: str) -> list[str]:
             if text:
                 out.append(text)
     return out
+
+
+def sound_sweep(key: str, manifest: dict[str, Any]) -> dict[str, Any] | None:
+    """The numbers a player's sound button plays, or None if the figure has no sound.
+
+    Returns ``{"k": control index, "label": what is heard, "values": [...]}``: one number
+    per position of the swept control, the other controls at the lesson's values.
+
+    >>> m = {"controls": [{"name": "kappa", "values": [0, 1], "start": 0}],
+    ...      "frames": [["", "prediction α<sub>c</sub> = <b>2.000</b>", ""],
+    ...                 ["", "prediction α<sub>c</sub> = <b>1.500</b>", ""]]}
+    >>> sound_sweep("08_statistical_mechanics:build_capacity_explorer", m)["values"]
+    [2.0, 1.5]
+    """
+    if key not in SOUND:
+        return None
+    name, label, pattern = SOUND[key]
+    controls = manifest["controls"]
+    k = [c["name"] for c in controls].index(name)
+    sizes = [len(c["values"]) for c in controls]
+    values = []
+    for p in range(sizes[k]):
+        index = 0
+        for j, c in enumerate(controls):
+            index = index * sizes[j] + (p if j == k else c["start"])
+        text = " | ".join(status_segments(manifest["frames"][index][1]))
+        found = re.search(pattern, text)
+        if found is None:
+            raise ValueError(f"{key}: no number matching {pattern!r} in {text!r}")
+        values.append(float(found.group(1)))
+    return {"k": k, "label": label, "values": values}
 
 
 def data_table(key: str, manifest: dict[str, Any], uid: str) -> str:

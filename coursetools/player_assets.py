@@ -7,6 +7,13 @@ line; the neighbours of the new position (one step along every control) are prel
 so that the next move shows at once. The first neighbours wait until a reader reaches
 for the player (pointer, touch, keyboard focus): a page's first load is the frames it
 shows (issue 29's budget, ``coursetools.page_weight``).
+
+For readers who do not see the figure (issue 43, docs/accessibility.md): each slider's
+``aria-valuetext`` follows its position in words; the minus and plus buttons move it
+one step (``aria-disabled`` at an end); the new frame's alt text starts with what
+changed since the frame before; a visually hidden polite live region says what changed
+once, 0.7 s after the last move (not once per frame); a curve figure's optional sound
+plays only when its button is pressed.
 """
 
 PLAYER_JS = r"""
@@ -135,6 +142,40 @@ PLAYER_JS = r"""
         show();
       });
     });
+    // Optional sound (curve figures): the readout along one control as a tone whose
+    // pitch follows the number, two octaves from the smallest to the largest value.
+    // Only this button starts it (an AudioContext is made on the first click).
+    var soundButton = root.querySelector("button.pp-sound");
+    var audio = null, playing = null;
+    function stopSound() {
+      if (playing) { try { playing.stop(); } catch (e) {} playing = null; }
+      if (soundButton) soundButton.setAttribute("aria-pressed", "false");
+    }
+    if (soundButton && data.sound) {
+      soundButton.setAttribute("aria-pressed", "false");
+      soundButton.addEventListener("click", function () {
+        if (playing) { stopSound(); return; }
+        var Ctx = window.AudioContext || window.webkitAudioContext;
+        if (!Ctx) return;
+        audio = audio || new Ctx();
+        var values = data.sound.values;
+        var lo = Math.min.apply(null, values), hi = Math.max.apply(null, values);
+        var span = hi > lo ? hi - lo : 1, step = 0.15, t0 = audio.currentTime + 0.05;
+        var osc = audio.createOscillator(), gain = audio.createGain();
+        osc.type = "sine";
+        gain.gain.value = 0.15;
+        values.forEach(function (v, i) {
+          osc.frequency.setValueAtTime(220 * Math.pow(2, 2 * (v - lo) / span), t0 + i * step);
+        });
+        osc.connect(gain);
+        gain.connect(audio.destination);
+        osc.onended = stopSound;
+        osc.start(t0);
+        osc.stop(t0 + values.length * step);
+        playing = osc;
+        soundButton.setAttribute("aria-pressed", "true");
+      });
+    }
     // The first frame is the <img> itself. Its neighbours are fetched once a reader
     // reaches for the player (pointer, touch or keyboard focus), not with the page:
     // the page's first load stays the frames it shows.
@@ -182,6 +223,9 @@ PLAYER_CSS = """
 /* Read by screen readers, not shown: the one announcement after the last move. */
 .pp-announce { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.pp-sound { min-height: 2.2em; border: 1px solid #555; border-radius: 0.3em; background: #f3f4f5;
+  color: #14181e; cursor: pointer; padding: 0 0.8em; }
+.pp-sound[aria-pressed=true] { background: #dce7fc; }
 .pp-table { margin: 0.3em 0; }
 .pp-table summary { cursor: pointer; }
 .pp-table-scroll { max-height: 24em; overflow: auto; }

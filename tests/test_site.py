@@ -1088,3 +1088,58 @@ def test_every_page_passes_axe(site_dir, served, browser):
     print(f"\naxe-core {axe_version()} on {len(pages)} pages: {len(problems)} problem(s)")
     assert len(pages) >= 13
     assert not problems, "\n".join(problems)
+
+
+_AUDIO_STUB = r"""
+window.__audio = {contexts: 0, tones: []};
+window.AudioContext = class {
+  constructor() { window.__audio.contexts += 1; this.currentTime = 0; this.destination = {}; }
+  createGain() { return {gain: {value: 1}, connect() {}}; }
+  createOscillator() {
+    return {type: '', connect() {}, start() {}, stop() {},
+            frequency: {setValueAtTime(f, t) { window.__audio.tones.push([t, f]); }}};
+  }
+};
+"""
+
+
+@pytest.mark.browser
+def test_curve_players_play_sound_only_from_their_button(site_dir, served, browser):
+    """Issue 43's optional sound: no audio until the button is pressed, then one tone per
+    position whose pitch orders as the readout's numbers do (Web Audio stubbed)."""
+    from coursetools.player_a11y import SOUND
+
+    stems = sorted({key.split(":")[0] for key in SOUND})
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(_AUDIO_STUB)
+    page = context.new_page()
+    checked = 0
+    try:
+        for stem in stems:
+            page.goto(f"{served}/{stem}.html", wait_until="load")
+            for info in page.evaluate(_JS_PLAYERS):
+                sound = info["data"].get("sound")
+                if sound is None:
+                    continue
+                player = page.locator(f"#{info['id']}")
+                player.get_by_role("slider").first.focus()
+                page.keyboard.press("ArrowRight")
+                assert page.evaluate("window.__audio.contexts") == 0, f"{info['id']}: sound without a click"
+                page.evaluate("window.__audio.tones = []")
+                button = player.get_by_role("button", name=re.compile("^Play "))
+                button.click()
+                tones = page.evaluate("window.__audio.tones")
+                assert page.evaluate("window.__audio.contexts") == 1
+                assert button.get_attribute("aria-pressed") == "true"
+                values = sound["values"]
+                assert len(tones) == len(values), (info["id"], len(tones), len(values))
+                freqs = [f for _, f in sorted(tones)]
+                for i in range(len(values) - 1):  # pitch follows the number
+                    a, b = values[i], values[i + 1]
+                    assert (freqs[i] < freqs[i + 1]) == (a < b) or a == b, (info["id"], i, a, b)
+                button.click()  # the same button stops it
+                assert button.get_attribute("aria-pressed") == "false"
+                checked += 1
+    finally:
+        context.close()
+    assert checked == len(SOUND), f"{checked} players with sound, SOUND names {len(SOUND)}"
