@@ -629,7 +629,8 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
             minus = _step_button(k, cid, -1, f"decrease {label}", "\u2212", c["start"] == 0)
             plus = _step_button(k, cid, 1, f"increase {label}", "+", c["start"] == last)
         rows.append(
-            f'<div class="pp-row"><label for="{cid}">{label}</label>{minus}{field}{plus}'
+            f'<div class="pp-row"><label for="{cid}">{label}</label>'
+            f'<span class="pp-track">{minus}{field}{plus}</span>'
             f'<output for="{cid}" class="pp-value" aria-hidden="true">{shown}</output></div>'
         )
     note = _note(m)
@@ -643,8 +644,8 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
     button = ""
     if sound is not None:  # optional sound: only ever started by this button
         data["sound"] = sound
-        button = (f'<p class="pp-sound-row"><button type="button" class="pp-sound">Play '
-                  f'{html.escape(sound["label"])} as a rising or falling tone</button></p>')
+        button = (f'<p class="pp-sound-row"><button type="button" class="pp-sound">Play as sound: '
+                  f'{html.escape(sound["label"])}</button></p>')
     return (
         f'<div class="pp-player tex2jax_ignore mathjax_ignore" id="{uid}" role="group" '
         f'aria-label="Figure with sliders">'

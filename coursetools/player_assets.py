@@ -206,6 +206,7 @@ PLAYER_CSS = """
 .pp-controls { display: flex; flex-direction: column; gap: 0.35em; margin-bottom: 0.5em; }
 .pp-row { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em 0.8em; }
 .pp-row label { min-width: 7em; font-weight: 600; }
+.pp-track { display: flex; align-items: center; gap: 0.4em; flex: 1 1 14em; min-width: 0; max-width: 36em; }
 .pp-row input[type=range] { flex: 1 1 12em; min-width: 0; max-width: 32em; height: 2em; margin: 0; }
 .pp-row select { min-height: 2.2em; max-width: 100%; }
 .pp-row input[type=checkbox] { width: 1.4em; height: 1.4em; }
