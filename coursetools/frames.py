@@ -680,15 +680,24 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
     """The player's markup: native controls, the first frame, the status line, the note.
 
     The manifest travels inline (JSON in a ``<script type="application/json">``), so the
-    page works from ``file://``; frames load on demand from ``frames_url``.
+    page works from ``file://``; frames load on demand from ``frames_url``. Each slider
+    follows the WAI-ARIA slider pattern (issue 43, ``coursetools.player_a11y``): a
+    ``<label>``, an ``aria-valuetext`` in words, a minus and a plus button beside it;
+    the status line shows every frame, and a separate polite live region announces the
+    result once after the last move; under the player, the data as a table.
     """
+    from coursetools.player_a11y import data_table, sound_sweep, spoken_values
+
     m = player.manifest
     first = m["frames"][_first_index(m)]
     rows = []
+    spoken = [spoken_values(player.key, c) for c in m["controls"]]
     for k, c in enumerate(m["controls"]):
         cid = f"{uid}-c{k}"
         label = html.escape(c["label"])
         shown = html.escape(c["labels"][c["start"]])
+        words = html.escape(spoken[k][c["start"]])
+        minus = plus = ""
         if c["kind"] == "toggle":
             checked = " checked" if c["values"][c["start"]] else ""
             field = f'<input type="checkbox" id="{cid}" data-k="{k}"{checked}>'
@@ -699,29 +708,51 @@ def player_html(player: Player, *, frames_url: str, binder: str, colab: str, uid
             )
             field = f'<select id="{cid}" data-k="{k}">{opts}</select>'
         else:
-            field = (f'<input type="range" id="{cid}" data-k="{k}" min="0" max="{len(c["values"]) - 1}" '
-                     f'step="1" value="{c["start"]}" aria-valuetext="{shown}">')
+            last = len(c["values"]) - 1
+            field = (f'<input type="range" id="{cid}" data-k="{k}" min="0" max="{last}" '
+                     f'step="1" value="{c["start"]}" aria-valuetext="{words}">')
+            # Buttons beside the slider (WCAG 2.5.7: no dragging needed; touch screen
+            # readers). At an end a button is aria-disabled, not disabled: focus stays.
+            minus = _step_button(k, cid, -1, f"decrease {label}", "\u2212", c["start"] == 0)
+            plus = _step_button(k, cid, 1, f"increase {label}", "+", c["start"] == last)
         rows.append(
-            f'<div class="pp-row"><label for="{cid}">{label}</label>{field}'
-            f'<output for="{cid}" class="pp-value">{shown}</output></div>'
+            f'<div class="pp-row"><label for="{cid}">{label}</label>'
+            f'<span class="pp-track">{minus}{field}{plus}</span>'
+            f'<output for="{cid}" class="pp-value" aria-hidden="true">{shown}</output></div>'
         )
     note = _note(m)
-    controls = [{"kind": c["kind"], "labels": c["labels"]} for c in m["controls"]]
+    controls = [{"kind": c["kind"], "labels": c["labels"], "label": c["label"], "spoken": spoken[k]}
+                for k, c in enumerate(m["controls"])]
     # Every alt text starts with the figure's description: send it once.
     prefix = os.path.commonprefix([f[2] for f in m["frames"]])
     frames = [[sha, status, alt[len(prefix):]] for sha, status, alt in m["frames"]]
     data = {"frames": frames, "controls": controls, "base": frames_url, "alt": prefix}
+    sound = sound_sweep(player.key, m)
+    button = ""
+    if sound is not None:  # optional sound: only ever started by this button
+        data["sound"] = sound
+        button = (f'<p class="pp-sound-row"><button type="button" class="pp-sound">Play as sound: '
+                  f'{html.escape(sound["label"])}</button></p>')
     return (
-        f'<div class="pp-player tex2jax_ignore mathjax_ignore" id="{uid}">'
+        f'<div class="pp-player tex2jax_ignore mathjax_ignore" id="{uid}" role="group" '
+        f'aria-label="Figure with sliders">'
         f'<div class="pp-controls">{"".join(rows)}</div>'
         f'<img class="pp-frame" src="{frames_url}{first[0]}.png" alt="{html.escape(first[2])}" '
         f'width="{m["width"]}" height="{m["height"]}">'
-        f'<div class="pp-status" aria-live="polite">{first[1]}</div>'
+        f'<div class="pp-status">{first[1]}</div>'
+        '<p class="pp-announce" role="status" aria-live="polite" aria-atomic="true"></p>'
+        f"{data_table(player.key, m, uid)}{button}"
         f'<p class="pp-note site-caption">{note} Every value: <a href="{html.escape(binder)}">Binder</a> · '
         f'<a href="{html.escape(colab)}">Colab</a>.</p>'
         f'<script type="application/json" class="pp-data">{_escape_json(json.dumps(data))}</script>'
         "</div>"
     )
+
+
+def _step_button(k: int, cid: str, step: int, name: str, sign: str, at_end: bool) -> str:
+    off = ' aria-disabled="true"' if at_end else ""
+    return (f'<button type="button" class="pp-step" data-for="{k}" data-step="{step}" '
+            f'aria-controls="{cid}" aria-label="{name}"{off}>{sign}</button>')
 
 
 def _note(m: dict[str, Any]) -> str:

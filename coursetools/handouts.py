@@ -66,6 +66,7 @@ import jinja2
 import nbformat
 from nbconvert import HTMLExporter
 from nbgrader.preprocessors import ClearSolutions
+from traitlets.config import Config
 
 from coursetools._common import (
     CourseToolsError,
@@ -128,6 +129,17 @@ _MATHJAX_BLOCK = (
 <script type="text/javascript" src="{{ resources.handout_mathjax_url }}"></script>
 """)
 
+# The lab template's image blocks with alt text (handout_notebook puts it in the
+# output's metadata; nbconvert would write "No description has been provided").
+_IMAGE_BLOCKS = "".join(
+    f"{{% block data_{short} scoped %}}\n"
+    f'<div class="jp-RenderedImage jp-OutputArea-output {{{{ extra_class }}}}">\n'
+    f"<img src=\"data:{mime};base64,{{{{ output.data['{mime}'] | escape_html }}}}\" "
+    f"alt=\"{{{{ output | get_metadata('alt', '{mime}') | escape_html }}}}\">\n"
+    f"</div>\n{{% endblock data_{short} %}}\n"
+    for short, mime in (("png", "image/png"), ("jpg", "image/jpeg"))
+)
+
 # The lab template without anything that would load from a CDN (require.js,
 # the widget manager, mermaid), with the local MathJax, and with print tweaks.
 _TEMPLATE = (
@@ -136,6 +148,7 @@ _TEMPLATE = (
     "{% block jupyter_widgets %}{% endblock jupyter_widgets %}\n"
     "{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}\n"
     "{%- block html_head_js_mathjax -%}" + _MATHJAX_BLOCK + "{%- endblock html_head_js_mathjax -%}\n"
+    + _IMAGE_BLOCKS +
     "{% block extra_css %}\n<style type=\"text/css\">\n"
     "img { max-width: 100%; height: auto; }\n"
     "mjx-container[jax=SVG][display=true] { overflow-x: auto; overflow-y: hidden; }\n"
@@ -146,6 +159,9 @@ _TEMPLATE = (
     ".handout-caption { font-style: italic; color: #444; margin: 0.2em 0 0.8em; }\n"
     ".handout-check-note { font-style: italic; color: #444; border-left: 3px solid #bbb;"
     " padding-left: 0.6em; }\n"
+    # A link in running text is told apart by more than its colour (WCAG 1.4.1).
+    ".jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited, .handout-footer a"
+    " { text-decoration: underline !important; }\n"
     ".handout-footer { margin-top: 2em; font-size: 0.85em; color: #555; }\n"
     "@media print {\n"
     "  body { margin: 0; }\n"
@@ -166,6 +182,8 @@ _TEMPLATE = (
 )
 
 _TEMPLATE_NAME = "coursetools_handout.html.j2"
+#: The Pygments style of the handouts' code: made for WCAG AA contrast.
+CODE_STYLE = "a11y-light"
 
 _FOOTER = (
     '<div style="font-size:8px;width:100%;padding:0 12mm;color:#555;'
@@ -344,11 +362,17 @@ def handout_notebook(nb, *, with_solutions: bool = False):
             text_stub="YOUR ANSWER HERE",
         ).preprocess(nb, {})
     cells = []
+    heading = ""
     for cell in nb.cells:
         try:
             role = cell_role(cell).name
         except ValueError:
             role = "lesson"
+        if cell.cell_type == "markdown":
+            found = re.findall(r"^#{1,6}\s+(.+?)\s*#*\s*$", cell.source, flags=re.M)
+            heading = found[-1] if found else heading
+        else:
+            _set_image_alt(cell, heading)
         if role == "exercise-check":
             # Hidden in handouts (the student version keeps them); the exercise text
             # speaks of its check, so the page says where it is and what it prints.
@@ -370,6 +394,19 @@ def handout_notebook(nb, *, with_solutions: bool = False):
         cells.append(cell)
     nb.cells = cells
     return nb
+
+
+def _set_image_alt(cell, heading: str) -> None:
+    """Alt text on every image output (the template's ``alt``), as the site makes it:
+    the figure's own description (its ``text/plain``), else the heading above it."""
+    from coursetools.site import _plain, image_alt
+
+    for out in cell.get("outputs", []):
+        data = out.get("data", {})
+        for mime in IMAGE_MIMES:
+            if mime in data:
+                alt = image_alt(data.get("text/plain", ""), _plain(heading))
+                out.setdefault("metadata", {}).setdefault(mime, {})["alt"] = alt
 
 
 def count_output_images(nb) -> int:
@@ -395,6 +432,8 @@ def _exporter() -> HTMLExporter:
         exclude_input_prompt=True,  # the width goes to the code (90 columns fit A4)
         exclude_output_prompt=True,
         sanitize_html=False,
+        # Pygments' colours that reach 4.5:1 on the code cells' grey (issue 43, axe).
+        config=Config({"CSSHTMLHeaderPreprocessor": {"style": CODE_STYLE}}),
     )
 
 

@@ -62,6 +62,7 @@ from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
 from coursetools import site_questions
 from coursetools.site_safety import refuse_unsafe
+from coursetools.site_a11y import A11Y_CSS, A11Y_JS, sidebar_landmark
 
 DEFAULT_OUT = "site"
 REPO_URL = f"https://github.com/{REPO}"
@@ -362,7 +363,7 @@ def _conf(title: str) -> str:
         html_title = {title!r}
         html_static_path = ["_static"]
         html_css_files = ["site.css", "player.css", "questions.css"]
-        html_js_files = ["search_math.js", "player.js", "questions.js"]
+        html_js_files = ["search_math.js", "player.js", "questions.js", "a11y.js"]
         html_copy_source = False
         html_show_sourcelink = False
         html_show_sphinx = False
@@ -609,10 +610,11 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     (src / "conf.py").write_text(_conf("The perceptron: an executable course"), encoding="utf-8")
     static = src / "_static"
     static.mkdir(exist_ok=True)  # the downloads are already in it
-    (static / "site.css").write_text(_CSS, encoding="utf-8")
+    (static / "site.css").write_text(_CSS + A11Y_CSS, encoding="utf-8")
     (static / "search_math.js").write_text(search_math_js(), encoding="utf-8")
     (static / "player.js").write_text(PLAYER_JS, encoding="utf-8")
     (static / "player.css").write_text(PLAYER_CSS, encoding="utf-8")
+    (static / "a11y.js").write_text(A11Y_JS, encoding="utf-8")
     site_questions.write_static(static)
     copy_mathjax(static / MATHJAX_DIR)
     if players and frames_dir is not None:
@@ -726,7 +728,7 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
             script.unlink()  # with its .map and licence: no page loads it
         for page in staging.glob("*.html"):
             text = page.read_text(encoding="utf-8")
-            fixed = without_icon_script(theme_image_alt(text))
+            fixed = sidebar_landmark(without_icon_script(theme_image_alt(text)))
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")

@@ -690,6 +690,11 @@ html.typesetting .reveal .slides section { display: block !important; position: 
 .reveal .pp-status { font-size: 24px; color: #444; text-align: center; min-height: 0; margin: 0.1em 0; }
 .reveal p.keys { font-size: 24px; color: #555; text-align: center; margin: 0.1em 0 0; }
 .reveal kbd { border: 1px solid #999; border-radius: 4px; padding: 0 0.25em; font-size: 22px; }
+/* reveal.js's slide number is white on 40 % black (2.8:1): darker for WCAG's 4.5:1; on
+   a slide below another it is a link, and a link is a target of at least 24 px (2.5.8).
+   Bottom left: at the right it covers part of the "below slide" arrow. */
+.reveal .slide-number { background-color: rgba(0, 0, 0, 0.75); font-size: 16px; right: auto; left: 8px; }
+.reveal .slide-number a { display: inline-block; min-height: 24px; line-height: 24px; padding: 0 4px; }
 """
 
 _PAGE = """<!DOCTYPE html>
