@@ -57,9 +57,10 @@ Normal = tuple[int, ...]
 #: about 100 bytes a normal of small integers, a few hundred for float data; the
 #: 6-cube stores 174,000). Past it the count goes on, uncached.
 MEMO_NORMALS = 500_000
-#: Integers below this (in absolute value) have distinct ratios at least 2**-50 apart
-#: relatively, so their float quotients decide equality of directions on their own.
-_SMALL = 2**25
+#: Normals with entries below this have 2-D restrictions ``(p, q)`` below ``2**25`` in
+#: size; distinct ratios ``q / p`` of such integers are more than ``2**-51`` apart
+#: (relatively), so their float quotients decide equality of directions on their own.
+_SMALL = 2**12
 
 
 def _primitive(v: list[int]) -> Normal | None:
@@ -260,7 +261,8 @@ def _regions_in_space(normals: tuple[Normal, ...]) -> int:
     ``(p, q)`` to plane ``k``, and a direction by the ratio ``q / p``: Python divides
     integers of any size with one correct rounding, so equal ratios give equal
     floats; unequal ratios that round together (possible only for integers beyond
-    ``2**25``) are told apart exactly by cross-multiplication.
+    ``2**25``, from normals with entries beyond ``2**12``) are told apart exactly by
+    cross-multiplication.
     """
     small = max(max(abs(a) for a in v) for v in normals) < _SMALL
     extra = 0

@@ -1,8 +1,8 @@
 """Capacity of a perceptron: how many labellings of P points a hyperplane can realise.
 
 Helpers for lesson 4 (Cover's function counting theorem), next to
-:mod:`perclib.counting`, which holds Cover's formula itself and the LP-based
-enumeration:
+:mod:`perclib.counting`, which holds Cover's formula itself, the exact count and
+the LP-based enumeration:
 
 * the capacity curve ``C(P, N) / 2**P`` for a whole range of P at once (exact
   integers, then floats for plotting);

@@ -558,6 +558,20 @@ def test_count_at_extreme_and_mixed_scales():
     ) == 8
 
 
+def test_directions_whose_float_ratios_coincide_are_told_apart():
+    # Consecutive Fibonacci ratios near 2**31 differ by 1 / (F_n F_{n+1}) ~ 2**-62: as
+    # floats, q1 / p1 == q2 / p2. The planes (0, p, q) meet (1, 0, 0) in two lines, not
+    # one, and the three planes are independent: 8 regions (6 if the lines merged).
+    f = [1, 1]
+    while f[-1] < 2**31:
+        f.append(f[-1] + f[-2])
+    (p1, q1, p2, q2) = f[-4:]
+    assert q1 / p1 == q2 / p2 and q1 * p2 != q2 * p1
+    normals = ((0, p1, q1), (0, p2, q2), (1, 0, 0))
+    assert count_regions(normals) == 8
+    assert count_dichotomies(np.array(normals, dtype=float)) == 8
+
+
 def test_region_counter_internals_agree_with_the_lp():
     # The closed form in 3-D and the recursion above it, on integer normals with many
     # parallel and coplanar ones: the LP enumeration's count, never fewer regions

@@ -12,7 +12,7 @@ are not sent to an LP solver here. In the plane there is an exact shortcut
 (:func:`planar_separable_labelings`): the order of the points' projections onto a
 direction only changes at finitely many critical angles, so testing one direction
 inside each arc between them decides every labelling at once. Tests compare it
-with the LP-based :func:`perclib.count_dichotomies`.
+with the LP verdicts of :func:`perclib.is_separable`.
 """
 
 from __future__ import annotations
