@@ -36,7 +36,7 @@ def _allocate(shape: tuple[int, ...], draw, what: str) -> NDArray[np.float64]:
         raise ValueError(
             f"{what} of shape {shape} ({names} = {math.prod(shape):,} numbers) would take "
             f"{size:,} bytes, more than the {MAX_DATA_BYTES:,} bytes (1 GiB) perclib's data "
-            "generators build; ask for fewer patterns P or dimensions N"
+            "generators build; ask for fewer patterns P" + (" or dimensions N" if len(shape) == 2 else "")
         )
     try:
         return draw()

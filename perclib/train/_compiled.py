@@ -186,11 +186,3 @@ def row_max(X):  # pragma: no cover - compiled
                 top = a
         out[i] = top
     return out
-
-
-def warm_up() -> None:
-    """Compile (or load from the cache) the loop for the types perclib passes."""
-    X = np.zeros((1, 1))
-    epoch(X, X, np.ones(1), np.ones(1), np.zeros(1), np.zeros(1), 1.0,
-          np.zeros(0, dtype=np.int64), False, 0, -1, 0.0, 0, 1e-15, 1e-300,
-          np.zeros(1, dtype=np.int64), 0)
