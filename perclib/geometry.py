@@ -150,22 +150,40 @@ def _equilibrated(J: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[
 
     Separability depends neither on the length of a row nor on the units of a column
     (``w_j`` absorbs them): ``J`` separable by ``w`` exactly when ``J 2**col`` is by
-    ``w 2**-col``. Scaling both so that every row and column has its largest entry
-    near 1 (a few rounds of alternate row and column scaling, on the exponents alone,
-    so nothing overflows) puts the LP's margin on a footing no change of units can
-    move: patterns 1e200 and 1e-200 in size, or a feature in nanometres beside one in
-    kilometres, give the LP the same well-scaled problem. Powers of two are exact.
+    ``w 2**-col``. The exponents are chosen as Curtis and Reid's scaling does: row and
+    column shifts that bring the binary exponents of the nonzero entries as close to
+    0 as possible in the least-squares sense (alternating averages, on the exponents
+    alone, so nothing overflows). Taking the *largest* entry of each row and column
+    instead is not enough: four points 1e300 in size with a threshold keep the column
+    of ones at 1 (one pattern at the origin has nothing else), and the LP then sees
+    the threshold only at 1e-300 in every other row. Patterns 1e200 and 1e-200 in
+    size, or a feature in nanometres beside one in kilometres, give the LP the same
+    well-scaled problem. Powers of two are exact.
     """
     A = np.abs(J)
     nonzero = A > 0
-    E = np.where(nonzero, np.frexp(A)[1], -(2**20))  # exponent of each entry
-    used = np.any(nonzero, axis=0)
-    col = np.zeros(J.shape[1], dtype=np.int64)
-    for _ in range(3):
-        row = -np.max(E + col[None, :], axis=1)
-        col = np.where(used, -np.max(E + row[:, None], axis=0), 0)
+    E = np.where(nonzero, np.frexp(A)[1], 0).astype(np.float64)  # exponent of each entry
+    per_row = np.maximum(nonzero.sum(axis=1), 1)
+    per_col = nonzero.sum(axis=0)
+    used = per_col > 0
+    c = np.zeros(J.shape[1])
+    r = np.zeros(J.shape[0])
+    for _ in range(60):  # Gauss-Seidel on the normal equations; exact fits converge fast
+        r = -np.where(nonzero, E + c[None, :], 0).sum(axis=1) / per_row
+        c_new = np.where(used, -np.where(nonzero, E + r[:, None], 0).sum(axis=0)
+                         / np.maximum(per_col, 1), 0)
+        if np.max(np.abs(c_new - c), initial=0) < 0.25:
+            c = c_new
+            break
+        c = c_new
+    col = np.rint(c).astype(np.int64)
+    # The final row shifts keep every row's largest entry near 1 (no overflow, and the
+    # unit rows are the same as those of J 2**col).
+    E_int = np.where(nonzero, np.frexp(A)[1], np.iinfo(np.int32).min).astype(np.int64)
+    row = -np.max(E_int + col[None, :], axis=1)
+    row = np.where(np.any(nonzero, axis=1), row, 0)
     with np.errstate(under="ignore"):
-        return unit_rows(np.ldexp(J, col[None, :])), col
+        return unit_rows(np.ldexp(J, col[None, :] + row[:, None])), col
 
 
 def _unscaled(

@@ -480,6 +480,20 @@ def test_mixed_scales_with_a_threshold_are_separable() -> None:
     assert not perclib.is_separable(X, [1.0, -1.0, -1.0], threshold=False)
 
 
+@pytest.mark.parametrize("scale", [1e-300, 1e-12, 1.0, 1e12, 1e300])
+def test_a_pattern_at_the_origin_beside_huge_ones_keeps_the_threshold_visible(scale) -> None:
+    """Four points with a threshold, one at the origin: 14 of 16 labellings in any units.
+
+    With only the largest entry of each row and column equilibrated, the origin's row
+    pinned the column of ones at 1, and at 1e300 the LP saw the threshold at 1e-300.
+    """
+    import itertools
+
+    X = scale * np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 2.0]])
+    labellings = itertools.product([-1.0, 1.0], repeat=4)
+    assert sum(perclib.is_separable(X, y, threshold=True) for y in labellings) == 14
+
+
 @pytest.mark.parametrize("units", [1e-12, 1e-6, 0.7, 1e6, 1e12])
 @pytest.mark.parametrize("column", [0, 1])
 def test_a_change_of_units_never_changes_the_separability_verdict(units, column) -> None:
