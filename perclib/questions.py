@@ -290,7 +290,8 @@ class Question:
             if not isinstance(tol, Real) or not tol > 0 or not math.isfinite(tol):
                 raise ValueError(f"tol must be a positive number, got {tol!r}")
             self.tol = float(tol)
-            if not isinstance(answer, Real | np.floating | np.integer) or not math.isfinite(float(answer)):
+            if (isinstance(answer, bool | np.bool_) or not isinstance(answer, Real | np.floating | np.integer)
+                    or not math.isfinite(float(answer))):
                 raise TypeError(f"a 'number' answer must be a finite real, got {answer!r}")
             return float(answer)
         if kind == "fraction":

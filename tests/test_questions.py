@@ -360,3 +360,8 @@ def test_the_examples_of_docs_questions_md_run_and_are_right() -> None:
         assert all(not q.check(key if kind not in ("choice",) else key).correct
                    for key, _ in q.hints if kind not in ("choices", "formula"))
     assert made["formula"].check("2P+2").message == "Not yet. That counts one gap too many."
+
+
+def test_a_number_answer_is_a_real_not_a_bool() -> None:
+    with pytest.raises(TypeError, match="finite real"):
+        Question("x", kind="number", answer=cover_count(2, 2) > 3, tol=0.1, **TEXTS)
