@@ -10,6 +10,11 @@ The build's first-load figure (``coursetools.page_weight``) is checked against t
 browser on every lesson page: each file Chromium fetches while the page loads is one
 the figure counts, and the figure is not below the bytes Chromium received.
 
+Accessibility (issue 43, docs/accessibility.md): axe-core on every page; every player by
+keyboard alone and by its buttons alone, its values in words, one announcement after the
+last key press, names and roles in the accessibility tree, its data table; the curve
+players' sound only from their button.
+
 MathJax is MathJax 3 from the Python package index (``django-static-mathjax``): the
 module's build runs with ``$MATHJAX_JS`` pointing nowhere and records every file the
 build process opens, and no file of a system MathJax (Debian's ``libjs-mathjax``) may
