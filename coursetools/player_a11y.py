@@ -54,11 +54,11 @@ SPOKEN: dict[str, dict[str, str]] = {
     "06_margins:build_margin_training": {
         "algorithm": "rule {v}", "step": "update {v} of {last}"},
     "07_nonseparable:build_noise_comparison": {"noise": "label noise {v} (share flipped)"},
-    "07_nonseparable:build_kernel_boundary": {
+    "08_kernels:build_kernel_boundary": {
         "data": "data set {v}", "degree": "polynomial degree {v}, left",
         "width": "Gaussian width sigma {v}, right"},
-    "08_statistical_mechanics:build_capacity_explorer": {"kappa": "stability kappa {v}"},
-    "08_statistical_mechanics:build_learning_explorer": {
+    "09_statistical_mechanics:build_capacity_explorer": {"kappa": "stability kappa {v}"},
+    "09_statistical_mechanics:build_learning_explorer": {
         "alpha": "load alpha {v} examples per weight"},
 }
 
@@ -71,9 +71,9 @@ SOUND: dict[str, tuple[str, str, str]] = {
         "P", "the separable fraction as P grows", r"= ([0-9.eE+-]+) \(one half"),
     "05_convergence:build_margin_explorer": (
         "margin", "the perceptron's mistakes as the margin grows", r"made (\d+) mistake"),
-    "08_statistical_mechanics:build_capacity_explorer": (
+    "09_statistical_mechanics:build_capacity_explorer": (
         "kappa", "the capacity alpha c as kappa grows", r"prediction αc = ([0-9.]+)"),
-    "08_statistical_mechanics:build_learning_explorer": (
+    "09_statistical_mechanics:build_learning_explorer": (
         "alpha", "the maximum-margin error as alpha grows", r"εmax margin = ([0-9.]+)"),
 }
 
@@ -136,7 +136,7 @@ def sound_sweep(key: str, manifest: dict[str, Any]) -> dict[str, Any] | None:
     >>> m = {"controls": [{"name": "kappa", "values": [0, 1], "start": 0}],
     ...      "frames": [["", "prediction α<sub>c</sub> = <b>2.000</b>", ""],
     ...                 ["", "prediction α<sub>c</sub> = <b>1.500</b>", ""]]}
-    >>> sound_sweep("08_statistical_mechanics:build_capacity_explorer", m)["values"]
+    >>> sound_sweep("09_statistical_mechanics:build_capacity_explorer", m)["values"]
     [2.0, 1.5]
     """
     if key not in SOUND:
