@@ -93,13 +93,29 @@ def python_roots() -> list[Path]:
     return sorted(p for p in roots if p.exists() and p != Path("/"))
 
 
+def link_chain(path: Path) -> list[tuple[Path, Path]]:
+    """(link, target) for each symbolic link met following ``path``'s last component.
+
+    A venv linked into a worktree (``.venv -> /x/.venv -> /y/venv``) is reached through
+    every hop, so the sandbox recreates the hops that lie outside what it mounts.
+    """
+    hops, seen = [], set()
+    while path.is_symlink() and path not in seen:
+        seen.add(path)
+        target = Path(os.readlink(path))
+        target = target if target.is_absolute() else path.parent / target
+        hops.append((path, Path(os.path.normpath(target))))
+        path = hops[-1][1]
+    return hops
+
+
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
 def bwrap_command(
     connection_file: Path, *, hide: list[Path], limits: Limits, python: str,
-    ro_paths: list[Path], extra: list[str] = (),
+    ro_paths: list[Path], extra: list[str] = (), links: list[tuple[Path, Path]] = (),
 ) -> list[str]:
     """The bubblewrap command that starts ``python -m ipykernel_launcher`` confined."""
     cmd = [
@@ -125,6 +141,9 @@ def bwrap_command(
         if not any(_inside(path, b) for b in bound):
             cmd += ["--ro-bind", str(path), str(path)]
             bound.append(path)
+    for link, target in links:  # hops of a linked venv that nothing mounted provides
+        if not any(_inside(link, b) for b in bound):
+            cmd += ["--symlink", str(target), str(link)]
     # What must stay invisible even where it lies inside a mounted folder.
     for path in hide:
         if any(_inside(path, b) for b in bound) and path.is_dir():
@@ -187,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     hide = [h.resolve() for h in args.hide] + [Path.home().resolve()]
-    cmd = bwrap_command(args.connection_file.resolve(), hide=hide,
+    links = [hop for start in (Path(sys.prefix), Path(sys.executable)) for hop in link_chain(start)]
+    cmd = bwrap_command(args.connection_file.resolve(), hide=hide, links=links,
                         limits=Limits(wall_seconds=args.wall_seconds),
                         python=sys.executable, ro_paths=python_roots(), extra=extra)
     os.execvp(cmd[0], cmd)  # bwrap replaces this process; the kernel manager watches it
