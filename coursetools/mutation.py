@@ -490,7 +490,9 @@ def run_lesson(notebook: Path, select: Callable[[Exercise, Mutant], bool] | None
                     results.append(Result(exercise.key, mutant.id, outcome, detail,
                                           time.monotonic() - start))
                     if outcome == "survived":
-                        log(f"  survived {exercise.key}: {mutant.id}")
+                        listed = mutant.id in load_equivalents().get(exercise.key, {})
+                        log(f"  {'equivalent' if listed else 'SURVIVED'} {exercise.key}: "
+                            f"{mutant.id}")
                 log(f"{exercise.key}: {len(chosen)} mutants run")
             error = shell.run(cell.source)
             if error is not None:
