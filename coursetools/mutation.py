@@ -574,7 +574,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("notebooks", nargs="*", help="lessons (default: all)")
     parser.add_argument("--sample", type=int, default=0,
                         help="run only this many mutants per lesson, drawn with --seed")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", default="0", help="any string (CI passes the commit)")
     parser.add_argument("--only", default="", help="a regex on 'lesson/exN-answer'")
     parser.add_argument("--timeout", type=float, default=TIMEOUT)
     parser.add_argument("--json", default="", help="write every result to this file")
