@@ -32,7 +32,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 #: Test modules whose tests share one costly module-scoped fixture.
 # (The slides' decks are built by one module fixture: split over two workers, each of them
 # built all nine decks and their PDFs.)
-SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py", "tests/test_slides.py")
+SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py", "tests/test_slides.py",
+                          "tests/test_guard_tamper.py")  # one shell per attack, run once
 #: Modules whose costly module-scoped fixture is parametrized by lesson: one unit per lesson.
 PER_LESSON_FIXTURE_MODULES = ("tests/test_nbgrader.py",)
 #: Units that take minutes (measured on 2 cores), started first so that no worker is

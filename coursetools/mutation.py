@@ -490,7 +490,9 @@ def run_lesson(notebook: Path, select: Callable[[Exercise, Mutant], bool] | None
                     results.append(Result(exercise.key, mutant.id, outcome, detail,
                                           time.monotonic() - start))
                     if outcome == "survived":
-                        log(f"  survived {exercise.key}: {mutant.id}")
+                        listed = mutant.id in load_equivalents().get(exercise.key, {})
+                        log(f"  {'equivalent' if listed else 'SURVIVED'} {exercise.key}: "
+                            f"{mutant.id}")
                 log(f"{exercise.key}: {len(chosen)} mutants run")
             error = shell.run(cell.source)
             if error is not None:
@@ -572,7 +574,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("notebooks", nargs="*", help="lessons (default: all)")
     parser.add_argument("--sample", type=int, default=0,
                         help="run only this many mutants per lesson, drawn with --seed")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", default="0", help="any string (CI passes the commit)")
     parser.add_argument("--only", default="", help="a regex on 'lesson/exN-answer'")
     parser.add_argument("--timeout", type=float, default=TIMEOUT)
     parser.add_argument("--json", default="", help="write every result to this file")

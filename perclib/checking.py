@@ -347,8 +347,7 @@ def _install() -> _Guard:
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         if busy[0] or event not in ("object.__getattr__", "object.__setattr__",
-                                    "function.__new__", "exec") and (
-                                        not depth[0] or event not in frame_events):
+                                    "function.__new__", "exec") and event not in frame_events:
             return
         busy[0] = True
         try:
@@ -356,9 +355,12 @@ def _install() -> _Guard:
             if event in frame_events:
                 # While a check runs, the frames above the answer hold the check's data:
                 # no code but perclib's may reach them (sys._getframe, inspect, gc).
-                if not in_perclib(caller.f_code.co_filename):
+                # Notebook code never searches the heap (it could reach the guard's state).
+                if depth[0] and not in_perclib(caller.f_code.co_filename):
                     raise AssertionError(_tamper(
                         "it reaches into the check's frames or objects while the check runs"))
+                if event.startswith("gc.") and user_frame(caller):
+                    raise AssertionError(_tamper("it searches the interpreter's objects"))
             elif event == "object.__getattr__":
                 obj, name = args
                 if name == "__code__" and perclib_function(obj) and user_frame(caller):

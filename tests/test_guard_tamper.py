@@ -92,6 +92,8 @@ ATTACKS = {
     "searching the check's objects (gc)": (
         "def lazy():\n    return gc.get_objects()\nwith without():\n    lazy()"),
     "opening the guard's block by hand": "perclib.checking._GUARD.leave()",
+    "searching the heap for the guard's state (gc, outside a check)": (
+        "hooks = [f for f in gc.get_objects() if getattr(f, '__name__', '') == 'hook']"),
 }
 #: Attacks whose damage shows at the next cell (a namespace edit is not an event).
 NEXT_CELL = {"replacing the guard in the module's namespace", "replacing the module in sys.modules"}
