@@ -522,7 +522,8 @@ class _Progress:
     """The frames bar: frames drawn of (estimated, then exact) frames to draw, lessons done.
 
     Each figure's grid is known exactly only in its kernel (the control ranges live in
-    the widgets), so the total starts from :func:`estimate_frames` and each figure
+    the widgets), so the total starts from what each figure gave in an earlier build
+    (``frame-counts.json`` in the cache) or else :func:`estimate_frames`, and each figure
     corrects it as it starts.
     """
 
@@ -631,7 +632,14 @@ def _render_players(notebooks: Sequence[Path], cache: Path, workers: int,
             if manifest is None:
                 jobs.setdefault(path, []).append((index, key, spec, cache_key))
     if jobs:
-        estimates = {key: estimate_frames(spec) for todo in jobs.values() for _, key, spec, _ in todo}
+        # What each figure gave last time (any earlier build): the bar's first total.
+        counts_file = cache / "frame-counts.json"
+        try:
+            known = json.loads(counts_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            known = {}
+        estimates = {key: int(known.get(key) or estimate_frames(spec))
+                     for todo in jobs.values() for _, key, spec, _ in todo}
         tracker = _Progress(estimates, len(jobs), show_progress)
         try:
             with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
@@ -644,6 +652,8 @@ def _render_players(notebooks: Sequence[Path], cache: Path, workers: int,
             for player in players[path.stem]:
                 if player.cell in results:
                     player.manifest = results[player.cell]
+                    known[player.key] = len(player.manifest["frames"])
+        _write_atomic(counts_file, json.dumps(known, sort_keys=True).encode())
     for stem_players in players.values():
         for player in stem_players:
             check_first_frame(player, stored[(player.stem, player.cell)], cache / "frames", log)

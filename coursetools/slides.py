@@ -436,6 +436,8 @@ def _sentences(text: str) -> list[str]:
             if any(maths[int(k)].startswith("\\[") for k in held) or not sentence.rstrip().endswith(
                     (".", "!", "?")):
                 continue  # a display formula inside, or not a whole sentence
+            if sentence[:1].islower():
+                continue  # the end of a sentence a display formula broke ("with a ...")
             found.append(_restore_math(sentence, maths))
     return found
 
