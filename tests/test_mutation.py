@@ -79,7 +79,8 @@ def _seed() -> str:
         return os.environ["MUTATION_SEED"]
     done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
                           capture_output=True, check=False)
-    return done.stdout.strip() or "0"
+    # The short commit id in hexadecimal, as the integer the tool's --seed takes.
+    return str(int(done.stdout.strip() or "0", 16))
 
 
 def test_a_seeded_sample_of_mutants_is_killed_or_listed_as_equivalent(tmp_path: Path) -> None:
