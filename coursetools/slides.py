@@ -350,6 +350,7 @@ class Slide:
     vertical: bool = False  # a subslide below the previous one
     first: bool = False  # the lesson's title slide
     authored: bool = False  # its text is the author's slide text (``metadata.slides.text``)
+    question: bool = False  # a self-check question's slide (or its answer's): kept as it is
 
     def words(self) -> int:
         return _words(self.title) + sum(_words(t) for t in self.items + self.checks
@@ -452,7 +453,8 @@ def _fill_sparse(slide: Slide, text: str | None = None, used: set[str] | None = 
         return _words(slide.title) + sum(_words(i) for i in slide.items)
 
     text = text if text is not None else (slide.notes[0] if slide.notes else "")
-    if slide.first or slide.authored or slide.figure is not None or said() >= SPARSE_WORDS or not text:
+    if (slide.first or slide.authored or slide.question or slide.figure is not None
+            or said() >= SPARSE_WORDS or not text):
         return
     source = " ".join(text.split())
     shown = " ".join(slide.items)
@@ -492,7 +494,7 @@ def _fit(slides: list[Slide]) -> list[Slide]:
     for slide in slides:
         _fill_sparse(slide)
         checks, slide.checks = slide.checks, []
-        if slide.figure is None and slide.words() > WORD_BUDGET:
+        if slide.figure is None and not slide.question and slide.words() > WORD_BUDGET:
             items, slide.items = slide.items, []
             parts = [slide]
             for text in items:
@@ -591,6 +593,8 @@ def lesson_slides(nb, players: dict[int, Any] | None = None) -> list[Slide]:
                     slides.append(Slide(section, vertical=vertical, first=not slides))
                 elif not slides:
                     slides.append(Slide(title, first=True))
+                elif slides[-1].question:  # the lesson goes on below a question's slides
+                    slides.append(Slide(section, vertical=True))
                 slide = slides[-1]
                 if not slide.first:
                     found = summary_points(body) if section.lower() == "summary" else ideas(body)
@@ -611,12 +615,15 @@ def lesson_slides(nb, players: dict[int, Any] | None = None) -> list[Slide]:
         if _role(cell) == "question":  # a "Think first" slide, the answer one step later
             parts = slide_parts(cell)
             if parts:  # the answer on the next step: a slide of its own (no word budget clash)
-                slides.append(Slide("Think first", items=parts[0], vertical=True))
-                slides.append(Slide("Think first: the answer", items=parts[1], vertical=True))
+                slides.append(Slide("Think first", items=parts[0], vertical=True, question=True))
+                slides.append(Slide("Think first: the answer", items=parts[1], vertical=True,
+                                    question=True))
             continue
         if kind == "fragment":
-            if slides:
-                slide = slides[-1]
+            # A check's lines belong to the lesson's slide, not to a question's above them.
+            lesson_slides_so_far = [s for s in slides if not s.question]
+            if lesson_slides_so_far:
+                slide = lesson_slides_so_far[-1]
                 for line in _check_lines(cell):
                     if len(slide.checks) < MAX_CHECKS:
                         slide.checks.append(line)
@@ -628,6 +635,8 @@ def lesson_slides(nb, players: dict[int, Any] | None = None) -> list[Slide]:
             continue
         player = players.get(index)
         last = slides[-1] if slides else None
+        if last is not None and last.question:  # a figure after a question: its own slide
+            last = None
         if last is not None and last.figure is None and not last.first and not last.checks and (
                 not last.items or (len(last.items) == 1 and _statement_for_figure(last))):
             # A section that opens with its figure, or one statement and its figure: one slide.
