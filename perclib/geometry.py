@@ -121,6 +121,25 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
         # A pattern at the origin (no threshold) has y (w.x) = 0 for every w.
         return _LPVerdict(0.0, None, np.flatnonzero(at_origin)[:1])
     U, col = _equilibrated(J)
+    verdict = _lp_on_scaled(U, col)
+    if verdict.w is None:
+        # A second look in other units, only where they differ by more than 2**30 in
+        # some column: taking each row's and column's largest entry can hide a column
+        # (four points 1e300 in size with a threshold, one at the origin, keep the
+        # column of ones at 1, where every other row sees the threshold at 1e-300);
+        # the least-squares exponents bring it back. A separator from either LP is
+        # verified on the rows, so taking the one that finds it changes no true answer.
+        U_ls, col_ls = _equilibrated(J, least_squares=True)
+        if np.max(np.abs(col_ls - col), initial=0) > 30:
+            second = _lp_on_scaled(U_ls, col_ls)
+            if second.w is not None:
+                return second
+    return verdict
+
+
+def _lp_on_scaled(U: NDArray[np.float64], col: NDArray[np.int64]) -> _LPVerdict:
+    """The LP of :func:`_max_min_lp` on the scaled unit rows ``U`` (columns ``2**col``)."""
+    P, D = U.shape
     c = np.zeros(D + 1)
     c[-1] = -1.0  # linprog minimises, so minimise -t
     res = linprog(
@@ -145,43 +164,47 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     return _LPVerdict(t_star, None, None)
 
 
-def _equilibrated(J: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+def _equilibrated(
+    J: NDArray[np.float64], *, least_squares: bool = False
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
     """Unit rows of ``J`` after scaling its columns by powers of two ``2**col``.
 
     Separability depends neither on the length of a row nor on the units of a column
     (``w_j`` absorbs them): ``J`` separable by ``w`` exactly when ``J 2**col`` is by
-    ``w 2**-col``. The exponents are chosen as Curtis and Reid's scaling does: row and
-    column shifts that bring the binary exponents of the nonzero entries as close to
-    0 as possible in the least-squares sense (alternating averages, on the exponents
-    alone, so nothing overflows). Taking the *largest* entry of each row and column
-    instead is not enough: four points 1e300 in size with a threshold keep the column
-    of ones at 1 (one pattern at the origin has nothing else), and the LP then sees
-    the threshold only at 1e-300 in every other row. Patterns 1e200 and 1e-200 in
-    size, or a feature in nanometres beside one in kilometres, give the LP the same
-    well-scaled problem. Powers of two are exact.
+    ``w 2**-col``. By default each row and column is scaled so that its largest entry
+    is near 1 (a few rounds of alternate row and column scaling, on the exponents
+    alone, so nothing overflows): patterns 1e200 and 1e-200 in size, or a feature in
+    nanometres beside one in kilometres, give the LP the same well-scaled problem.
+    With ``least_squares=True`` the exponents are Curtis and Reid's instead: those that
+    bring the binary exponents of all nonzero entries closest to 0 in the
+    least-squares sense (alternating averages). That sees a column the largest
+    entries hide, and is thrown off by tiny entries (a 1e-6 perturbation of zeros):
+    :func:`_max_min_lp` uses it only for a second look. Powers of two are exact.
     """
     A = np.abs(J)
     nonzero = A > 0
-    E = np.where(nonzero, np.frexp(A)[1], 0).astype(np.float64)  # exponent of each entry
-    per_row = np.maximum(nonzero.sum(axis=1), 1)
-    per_col = nonzero.sum(axis=0)
-    used = per_col > 0
-    c = np.zeros(J.shape[1])
-    r = np.zeros(J.shape[0])
-    for _ in range(60):  # Gauss-Seidel on the normal equations; exact fits converge fast
-        r = -np.where(nonzero, E + c[None, :], 0).sum(axis=1) / per_row
-        c_new = np.where(used, -np.where(nonzero, E + r[:, None], 0).sum(axis=0)
-                         / np.maximum(per_col, 1), 0)
-        if np.max(np.abs(c_new - c), initial=0) < 0.25:
+    E = np.where(nonzero, np.frexp(A)[1], -(2**20)).astype(np.int64)  # each entry's exponent
+    used = np.any(nonzero, axis=0)
+    col = np.zeros(J.shape[1], dtype=np.int64)
+    if least_squares:
+        per_row = np.maximum(nonzero.sum(axis=1), 1)
+        per_col = np.maximum(nonzero.sum(axis=0), 1)
+        c = np.zeros(J.shape[1])
+        for _ in range(60):  # Gauss-Seidel on the normal equations; exact fits converge fast
+            r = -np.where(nonzero, E + c[None, :], 0).sum(axis=1) / per_row
+            c_new = np.where(used, -np.where(nonzero, E + r[:, None], 0).sum(axis=0) / per_col, 0)
+            done = np.max(np.abs(c_new - c), initial=0) < 0.25
             c = c_new
-            break
-        c = c_new
-    col = np.rint(c).astype(np.int64)
-    # The final row shifts keep every row's largest entry near 1 (no overflow, and the
-    # unit rows are the same as those of J 2**col).
-    E_int = np.where(nonzero, np.frexp(A)[1], np.iinfo(np.int32).min).astype(np.int64)
-    row = -np.max(E_int + col[None, :], axis=1)
-    row = np.where(np.any(nonzero, axis=1), row, 0)
+            if done:
+                break
+        col = np.rint(c).astype(np.int64)
+    else:
+        for _ in range(3):
+            row = -np.max(E + col[None, :], axis=1)
+            col = np.where(used, -np.max(E + row[:, None], axis=0), 0)
+    # Row shifts that bring every row's largest entry near 1: no overflow, and the unit
+    # rows are those of J 2**col.
+    row = np.where(np.any(nonzero, axis=1), -np.max(E + col[None, :], axis=1), 0)
     with np.errstate(under="ignore"):
         return unit_rows(np.ldexp(J, col[None, :] + row[:, None])), col
 
