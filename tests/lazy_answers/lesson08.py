@@ -280,12 +280,47 @@ return total / (epochs * P)
 }
 
 # The turn-5 reviews' answers that passed (issue 40).
+_DUAL_WITHIN = """
+alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in range(len(y)):
+        terms = alpha * y * G[:, i]
+        if y[i] * np.sum(terms) <= {tolerance}:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates
+"""
+_AVERAGED_WITHIN = """
+P = len(y)
+alpha, total = np.zeros(P), np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        terms = alpha * y * G[:, i]
+        if y[i] * np.sum(terms) <= {tolerance}:
+            alpha[i] += 1
+        total += alpha
+return total / (epochs * P)
+"""
+ATTEMPTS["ex1-answer"] += [
+    Attempt("edge: the cross term as sign(x1 x2) sqrt(2 x1^2 x2^2) (underflows near 1e-80)",
+            "x1, x2 = X[:, 0], X[:, 1]\n"
+            "return np.column_stack([x1**2, np.sign(x1 * x2) * np.sqrt(2 * x1**2 * x2**2), "
+            "x2**2])"),
+]
 ATTEMPTS["ex2-answer"] += [
-    Attempt("wrong: a search interval that misses alpha = 0.01 (the spec's lower end)",
-            "if alpha >= 2:\n    return 0.0\n"
-            "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 9.5, xtol=1e-12)"),
-    Attempt("wrong: a relative tolerance 1e-6 on kappa (errors up to 2e-6 in kappa)",
-            "if alpha >= 2:\n    return 0.0\n"
-            "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-300, "
-            "rtol=1e-6)"),
+    Attempt("edge: a mistake within a relative 1e-9 (wrong at a near-tie at 1e-10)",
+            _DUAL_WITHIN.format(tolerance="1e-9 * np.abs(terms).sum()")),
+    Attempt("edge: a mistake within an absolute 1e-20 (wrong for G times 1e-25)",
+            _DUAL_WITHIN.format(tolerance="1e-20")),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: a mistake within a relative 1e-9 (wrong at a near-tie at 1e-10)",
+            _AVERAGED_WITHIN.format(tolerance="1e-9 * np.abs(terms).sum()")),
+    Attempt("edge: a mistake within an absolute 1e-20 (wrong for G times 1e-25)",
+            _AVERAGED_WITHIN.format(tolerance="1e-20")),
 ]

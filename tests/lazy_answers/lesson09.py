@@ -110,3 +110,14 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-2)"),
     ],
 }
+
+# The turn-5 reviews' answers that passed (issue 40).
+ATTEMPTS["ex2-answer"] += [
+    Attempt("wrong: a search interval that misses alpha = 0.01 (the spec's lower end)",
+            "if alpha >= 2:\n    return 0.0\n"
+            "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 9.5, xtol=1e-12)"),
+    Attempt("wrong: a relative tolerance 1e-6 on kappa (errors up to 2e-6 in kappa)",
+            "if alpha >= 2:\n    return 0.0\n"
+            "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-300, "
+            "rtol=1e-6)"),
+]
