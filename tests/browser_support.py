@@ -707,6 +707,9 @@ class LessonPage:
                 const isWidget = outputs.some(
                   o => o.data && o.data['application/vnd.jupyter.widget-view+json']);
                 if (!isWidget) return;
+                // A self-check question's row is not a slider figure (no figure, no status
+                // line): tests/test_browser_questions.py drives those.
+                if (outputs.some(o => o.data && o.data['application/vnd.perclib.question+json'])) return;
                 const plain = (o) => o.data && !o.data['application/vnd.jupyter.widget-view+json'];
                 const shown = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output img'))
                   .filter(im => !im.closest('.jupyter-widgets'))

@@ -20,10 +20,15 @@
   // The widget manager's renderer is the output node itself (a Lumino panel); it gets the
   // class jupyter-widgets and only a text when it cannot show the model.
   var FAILED_VIEW = ".jp-OutputArea-output.lm-Panel.jupyter-widgets:not(:has(*))";
+  // A self-check question's input row (class perclib-question) says the same in its words.
+  var QUESTION_NOTE = NOTE.replace(SENTENCE,
+    "The kernel is not running this cell: run it (Shift+Enter) to answer here.");
   var CSS = [
     "/* perceptron-course-settings */",
     ".perclib-controls.jupyter-widgets-disconnected::before {" + NOTE + "}",
     ".perclib-controls .jupyter-widgets-disconnected::before { content: none; display: none; }",
+    ".perclib-question.jupyter-widgets-disconnected::before {" + QUESTION_NOTE + "}",
+    ".perclib-question .jupyter-widgets-disconnected::before { content: none; display: none; }",
     FAILED_VIEW + " { font-size: 0; }",
     FAILED_VIEW + "::before {" + NOTE + "}",
   ].join("\n");
