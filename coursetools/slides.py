@@ -851,6 +851,13 @@ def _player_html(slide: Slide, uid: str) -> str:
 
     markup = player_html(slide.player, frames_url="frames/", binder="", colab="", uid=uid)
     markup = re.sub(r'<p class="pp-note.*?</p>', "", markup, flags=re.S)  # links: not projected
+    # The site's data table and sound button serve a reader at a screen, not a projected
+    # slide (the table alone holds a row per frame): the lecturer's notes carry the lesson.
+    markup = re.sub(r'<details class="pp-table".*?</details>', "", markup, flags=re.S)
+    markup = re.sub(r'<p class="pp-sound-row">.*?</p>', "", markup, flags=re.S)
+    # On a slide the keys move the controls (said under the figure): no minus/plus buttons,
+    # which would take the figure's room.
+    markup = re.sub(r'<button type="button" class="pp-step".*?</button>', "", markup, flags=re.S)
     height = figure_height(slide)
     markup = markup.replace('class="pp-frame"', f'class="pp-frame figure" style="height: {height}px"', 1)
     return markup + _keys_line(slide.player)
