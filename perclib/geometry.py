@@ -123,14 +123,14 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     U, col = _equilibrated(J)
     verdict = _lp_on_scaled(U, col)
     if verdict.w is None:
-        # A second look in other units, only where they differ by more than 2**30 in
+        # A second look in other units, only where they differ by more than 2**3 in
         # some column: taking each row's and column's largest entry can hide a column
         # (four points 1e300 in size with a threshold, one at the origin, keep the
         # column of ones at 1, where every other row sees the threshold at 1e-300);
         # the least-squares exponents bring it back. A separator from either LP is
         # verified on the rows, so taking the one that finds it changes no true answer.
         U_ls, col_ls = _equilibrated(J, least_squares=True)
-        if np.max(np.abs(col_ls - col), initial=0) > 30:
+        if np.max(np.abs(col_ls - col), initial=0) > 3:
             second = _lp_on_scaled(U_ls, col_ls)
             if second.w is not None:
                 return second
