@@ -22,7 +22,8 @@ import nbformat
 from coursetools.question_cells import stored_spec
 
 ANSWER_BOX = ('<div class="handout-answer" style="border: 1px solid #888; border-radius: 3px; '
-              'min-height: 3.2em; margin: 0.3em 0 1em;" role="group" aria-label="room for your answer"></div>')
+              'min-height: 3.2em; margin: 0.3em 0 1em;" role="group" '
+              'aria-label="room for your answer"></div>')
 
 
 def _answer(spec: dict[str, Any]) -> tuple[str, str]:
