@@ -511,6 +511,10 @@ class Question:
             return sorted(self.choices.index(c) for c in value)
         if kind == "formula":
             return self._values(value)
+        if kind == "number":
+            # Twelve significant digits: the last bits of a computed float differ between
+            # CPUs (BLAS kernels), and the stored lesson must not (its tolerance is far wider).
+            return float(f"{float(value):.12g}")
         return value
 
     def __repr__(self) -> str:
