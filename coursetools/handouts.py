@@ -142,6 +142,11 @@ _IMAGE_BLOCKS = "".join(
 
 # The lab template without anything that would load from a CDN (require.js,
 # the widget manager, mermaid), with the local MathJax, and with print tweaks.
+#: A code cell of more lines than :data:`LONG_CELL_LINES` may break across pages in a
+#: handout (nbconvert writes a cell's tags as classes ``celltag_<tag>``).
+LONG_CELL_TAG = "handout-long"
+LONG_CELL_LINES = 30
+
 _TEMPLATE = (
     "{%- extends 'lab/index.html.j2' -%}\n"
     "{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}\n"
@@ -175,6 +180,9 @@ _TEMPLATE = (
     # A code cell stays on one page; text flows (a whole markdown cell kept together
     # left half pages blank), but never a lone line at a page's foot or head.
     "  .jp-CodeCell .jp-Cell-inputWrapper { break-inside: avoid; }\n"
+    # ... unless it is too long to fit beside what precedes it (a cell kept whole left
+    # lesson 6's page 16 half blank): it may continue on the next page.
+    f"  .celltag_{LONG_CELL_TAG} .jp-Cell-inputWrapper {{ break-inside: auto; }}\n"
     "  p, li { orphans: 3; widows: 3; }\n"
     "  h1, h2, h3, h4 { break-after: avoid; }\n"
     "  a.anchor-link { display: none; }\n"
@@ -387,6 +395,9 @@ def handout_notebook(nb, *, with_solutions: bool = False):
             cell.source = _open_details(cell.source)
         else:
             cell.source = wrap_code(_without_markers(cell.source))
+            if cell.source.count("\n") >= LONG_CELL_LINES:
+                tags = cell.metadata.setdefault("tags", [])
+                tags.append(LONG_CELL_TAG)
         if role == "check":
             cell.metadata["transient"] = {"remove_source": True}
         elif role == "widget":
