@@ -80,6 +80,26 @@ def handout_cell(cell: Any, *, with_solutions: bool) -> Any:
     return new
 
 
+def slide_notes(cell: Any) -> tuple[str, str] | None:
+    """Speaker notes for a question's two slides: what the presenter needs, unseen.
+
+    The "Think first" slide's notes give the answer and the hint to offer a stuck room;
+    the answer slide's notes name the usual wrong answers and the stronger hint.
+    None when the cell stores no question.
+    """
+    spec = stored_spec(cell)
+    if spec is None:
+        return None
+    from perclib.questions import decode
+
+    secret = decode(spec["secret"])
+    ask = (f"The answer: {secret['shown']}. If the room is stuck, offer: {secret['hint']}")
+    wrong = [text for _, text in secret.get("hints", [])]
+    follow = [f"A usual wrong answer gets: {text}" for text in wrong[:2]]
+    follow.append(f"For whoever is still unsure: {secret['stronger']}")
+    return ask, "\n\n".join(follow)
+
+
 def slide_parts(cell: Any) -> tuple[list[str], list[str]] | None:
     """A question's "Think first" slide items (prompt, options) and the next step's
     (the answer and why). None when the cell stores no question.

@@ -56,7 +56,7 @@ from coursetools._common import CourseToolsError, lesson_notebooks, repo_root, r
 from coursetools.asciimath import check_line_tex
 from coursetools.colab import is_colab_cell
 from coursetools.mathjax import chtml_config, copy_mathjax
-from coursetools.question_print import slide_parts
+from coursetools.question_print import slide_notes, slide_parts
 
 DEFAULT_OUT = "slides"
 #: Most words of text on one slide (a display formula counts as five).
@@ -615,9 +615,11 @@ def lesson_slides(nb, players: dict[int, Any] | None = None) -> list[Slide]:
         if _role(cell) == "question":  # a "Think first" slide, the answer one step later
             parts = slide_parts(cell)
             if parts:  # the answer on the next step: a slide of its own (no word budget clash)
-                slides.append(Slide("Think first", items=parts[0], vertical=True, question=True))
+                ask, follow = slide_notes(cell)  # the presenter's notes: answer, hints
+                slides.append(Slide("Think first", items=parts[0], vertical=True, question=True,
+                                    notes=[ask]))
                 slides.append(Slide("Think first: the answer", items=parts[1], vertical=True,
-                                    question=True))
+                                    question=True, notes=[follow]))
             continue
         if kind == "fragment":
             # A check's lines belong to the lesson's slide, not to a question's above them.
@@ -695,7 +697,8 @@ html.typesetting .reveal .slides section { display: block !important; position: 
 .reveal p.statement { font-size: 30px; margin: 0 0 0.3em; }
 .reveal .pp-player { margin: 0; } .reveal .pp-controls { flex-direction: row; flex-wrap: wrap;
   gap: 0.2em 1.6em; margin-bottom: 0.2em; font-size: 24px; }
-.reveal .pp-row label { min-width: 0; } .reveal .pp-row input[type=range] { width: 300px; flex: 0 0 300px; }
+.reveal .pp-row { flex-wrap: nowrap; } .reveal .pp-track { flex: 0 0 auto; }
+.reveal .pp-row label { min-width: 0; } .reveal .pp-row input[type=range] { width: 260px; flex: 0 0 260px; }
 .reveal .pp-row select { font-size: 24px; } .reveal .pp-value { min-width: 3em; }
 .reveal img.pp-frame { display: block; margin: 0 auto; width: auto; max-width: 100%; object-fit: contain; }
 .reveal .pp-status { font-size: 24px; color: #444; text-align: center; min-height: 0; margin: 0.1em 0; }

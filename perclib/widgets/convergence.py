@@ -311,7 +311,8 @@ def build_training_stepper(
     (dots,) = bx.plot([], [], "o", ms=9, mfc="none", mec=HIGHLIGHT_COLOR, mew=1.8)
     bx.set_xlim(0, max(n, 1) * 1.02)
     top = max(float(norms.max()), trace.R * np.sqrt(max(n, 1)))
-    bx.set_ylim(min(0.0, float(trace.overlap.min())) - 0.05, 1.08 * top)
+    # Headroom above the curves: the legend sits there (at every matplotlib version).
+    bx.set_ylim(min(0.0, float(trace.overlap.min())) - 0.05, 1.3 * top)
     bx.set_xlabel("update $k$")
     bx.set_ylabel("length")
     bx.legend(loc="upper left", fontsize=8, framealpha=0.9)
