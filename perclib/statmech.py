@@ -136,13 +136,20 @@ def overlap(w: ArrayLike, teacher: ArrayLike) -> float:
 
 
 def generalization_error(w: ArrayLike, teacher: ArrayLike) -> float:
-    """Probability that ``w`` and the teacher disagree on a Gaussian pattern: ``arccos(R)/pi``.
+    """Probability that ``w`` and the teacher disagree on a Gaussian pattern: ``theta/pi``.
 
     Only the projection of ``x`` onto the plane spanned by ``w`` and ``B`` matters,
     and for an isotropic Gaussian ``x`` its direction is uniform on the circle. The
     signs of ``w . x`` and ``B . x`` differ exactly when that direction falls in one
     of the two wedges between the two decision lines, each of angle
     ``theta = arccos(R)``: probability ``2 theta / (2 pi)``.
+
+    The angle is not computed as ``arccos(R)``: near ``R = 1`` the cosine is
+    ``1 - theta**2 / 2``, which rounds to 1 for every angle under about 1.5e-8 radians,
+    so a student that close to the teacher would silently get error 0. With unit
+    vectors ``u``, ``v`` instead, ``||u - v|| = 2 sin(theta/2)`` and
+    ``||u + v|| = 2 cos(theta/2)``, and ``theta = 2 arctan2(||u - v||, ||u + v||)``
+    keeps its relative accuracy at every angle.
 
     Parameters
     ----------
@@ -152,7 +159,7 @@ def generalization_error(w: ArrayLike, teacher: ArrayLike) -> float:
     Returns
     -------
     float
-        In [0, 1].
+        In [0, 1]; exactly 0 when ``w`` is the teacher times a power of two.
 
     Examples
     --------
@@ -160,8 +167,20 @@ def generalization_error(w: ArrayLike, teacher: ArrayLike) -> float:
     0.25
     >>> generalization_error([1.0, 0.0], [-1.0, 0.0])
     1.0
+    >>> generalization_error([1.0, 1e-12], [1.0, 0.0]) * np.pi  # 1e-12 rad, not 0
+    1e-12
     """
-    return float(np.arccos(overlap(w, teacher)) / np.pi)
+    B = as_weights(teacher, name="teacher")
+    w = as_weights(w, B.size, name="w")
+    # Directions only: scale both to a largest entry near 1 (exact powers of two), so
+    # that vectors of size 1e200 or 1e-200 neither overflow nor vanish.
+    w, B = unit_scaled(w), unit_scaled(B)
+    nw, nb = float(np.linalg.norm(w)), float(np.linalg.norm(B))
+    if nw == 0 or nb == 0:
+        raise ValueError("w and teacher must be non-zero vectors: a zero vector has no direction")
+    u, v = w / nw, B / nb
+    theta = 2.0 * np.arctan2(np.linalg.norm(u - v), np.linalg.norm(u + v))
+    return float(min(theta / np.pi, 1.0))
 
 
 def hebb_generalization(alpha: ArrayLike) -> float | NDArray[np.float64]:

@@ -32,6 +32,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from datetime import UTC, datetime, timedelta
@@ -536,7 +537,7 @@ def _missing() -> list[str]:
         missing.append("chromium (apt-get install chromium)")
     if shutil.which("configurable-http-proxy") is None:
         missing.append("configurable-http-proxy (npm install -g configurable-http-proxy)")
-    for tool in ("useradd", "userdel", "runuser", "bwrap"):
+    for tool in ("useradd", "userdel", "runuser", "sudo", "bwrap"):
         if shutil.which(tool) is None:
             missing.append(tool)
     if not (Path(sys.executable).parent / "jupyterhub").exists():
@@ -673,12 +674,21 @@ def run_root_block(block: str, class_dir: Path, home: Path) -> str:
 
 
 def run_login_block(user: str, block: str) -> str:
-    """An instructor block of the guide in ``user``'s login shell (what sudo -u USER -i gives).
+    """An instructor block of the guide, run as the guide says: ``sudo -u USER -i``.
 
-    PYTHONPATH passes through so that a worktree's own coursetools is the one imported.
+    The login shell reads the profile (PATH, JUPYTER_CONFIG_PATH) and then runs the block
+    from a file the user can read, as if typed there. PYTHONPATH passes through so that a
+    worktree's own coursetools is the one imported.
     """
-    r = subprocess.run(["runuser", "-l", user, "-w", "PYTHONPATH", "-c", "set -euo pipefail\n" + block],
-                       capture_output=True, text=True, timeout=900)
+    with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False) as script:
+        script.write("set -euo pipefail\n" + block)
+    os.chmod(script.name, 0o644)
+    pass_on = ["env", f"PYTHONPATH={os.environ['PYTHONPATH']}"] if os.environ.get("PYTHONPATH") else []
+    try:
+        r = subprocess.run(["sudo", "-u", user, "-i", *pass_on, "bash", script.name],
+                           capture_output=True, text=True, timeout=900, cwd="/")
+    finally:
+        os.unlink(script.name)
     assert r.returncode == 0, f"{user}'s login shell failed:\n{block}\n{r.stdout}\n{r.stderr}"
     return r.stdout + r.stderr
 

@@ -76,6 +76,26 @@ def test_generalization_error_hand_values():
     assert overlap([3.0, 4.0], [3.0, 4.0]) == pytest.approx(1.0, abs=1e-15)
 
 
+@pytest.mark.parametrize("theta", [1e-6, 1e-9, 1e-12, 1e-15, 2.0, math.pi - 1e-9])
+def test_generalization_error_keeps_small_angles(theta):
+    """A student theta radians from the teacher errs with probability theta / pi, also
+    where arccos(R) loses the angle (R rounds to 1 below about 1.5e-8 rad)."""
+    # In the plane of the first two axes, B along e1: every entry exact up to one rounding.
+    w, B = np.zeros(7), np.zeros(7)
+    w[0], w[1], B[0] = math.cos(theta), math.sin(theta), 1.0
+    for scale_w, scale_B in ((1.0, 1.0), (1e-200, 1e200), (3.0, 0.1)):
+        got = generalization_error(scale_w * w, scale_B * B)
+        assert got == pytest.approx(theta / math.pi, rel=1e-9, abs=1e-300)
+
+
+def test_generalization_error_of_a_parallel_student_is_zero():
+    v = np.random.default_rng(3).standard_normal(30)
+    for c in (2.0, 0.5, 2.0**-900):  # exact multiples: the same direction to the last bit
+        assert generalization_error(c * v, v) == 0.0
+    for c in (3.0, 0.1, 7e150):  # rounded multiples: an angle of a few ulps at most
+        assert generalization_error(c * v, v) < 1e-15
+
+
 def test_generalization_error_matches_sampling():
     rng = np.random.default_rng(7)
     w, B = rng.standard_normal(6), rng.standard_normal(6)

@@ -66,6 +66,20 @@ ATTEMPTS: dict[str, list[Attempt]] = {
         Attempt("wrong: estimated by sampling fresh patterns",
                 "Z = np.random.default_rng(0).standard_normal((20000, len(w)))\n"
                 "return float(np.mean(np.sign(Z @ w) != np.sign(Z @ B)))"),
+        Attempt("wrong: arccos of the clipped cosine (R rounds to 1 near the teacher)",
+                "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+                "return np.arccos(np.clip(R, -1.0, 1.0)) / np.pi"),
+        Attempt("wrong: the unit vectors' arctan2 not doubled (theta / 2)",
+                "u, v = w / np.linalg.norm(w), B / np.linalg.norm(B)\n"
+                "return np.arctan2(np.linalg.norm(u - v), np.linalg.norm(u + v)) / np.pi"),
+        Attempt("wrong: arctan2 with the sum and the difference swapped",
+                "u, v = w / np.linalg.norm(w), B / np.linalg.norm(B)\n"
+                "return 2 * np.arctan2(np.linalg.norm(u + v), np.linalg.norm(u - v)) / np.pi"),
+        Attempt("wrong: the teacher not normalised",
+                "u = w / np.linalg.norm(w)\n"
+                "return 2 * np.arctan2(np.linalg.norm(u - B), np.linalg.norm(u + B)) / np.pi"),
+        Attempt("wrong: the raw vectors' difference and sum, not the unit vectors'",
+                "return 2 * np.arctan2(np.linalg.norm(w - B), np.linalg.norm(w + B)) / np.pi"),
         Attempt("wrong: elementwise, no dot product",
                 "R = w * B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
                 "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
@@ -120,4 +134,15 @@ ATTEMPTS["ex2-answer"] += [
             "if alpha >= 2:\n    return 0.0\n"
             "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-300, "
             "rtol=1e-6)"),
+]
+
+# The turn-5 reviews' answers to exercise 1 that passed the arccos version (issue 40).
+ATTEMPTS["ex1-answer"] += [
+    Attempt("tolerance: R clipped to 1 - 1e-16 (a parallel student errs 4.7e-9)",
+            "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
+            "return np.arccos(np.clip(R, -1.0, 1 - 1e-16)) / np.pi"),
+    Attempt("tolerance: the result rounded to 10 decimals (3e-11 becomes 0)",
+            "u, v = w / np.linalg.norm(w), B / np.linalg.norm(B)\n"
+            "half = np.arctan2(np.linalg.norm(u - v), np.linalg.norm(u + v))\n"
+            "return round(float(2 * half / np.pi), 10)"),
 ]
