@@ -429,6 +429,10 @@ class LessonReport:
     # A slider moved after the kernel connection dropped and came back (deep cycle only).
     reconnect_probe: SliderProbe | None = None
     reconnect_lost: int | None = None  # the cell whose controls a reconnect took away
+    # Screen readers in JupyterLab (issue 43, the course-settings extension): controls
+    # without an accessible name, and figure descriptions (text/plain) no <img> carries.
+    unnamed_controls: list[str] = field(default_factory=list)
+    undescribed_figures: list[str] = field(default_factory=list)
 
 
 def _digest(data: bytes) -> str:

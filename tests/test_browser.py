@@ -340,8 +340,48 @@ def _as_other_cpu(kernel: dict) -> bool:
     return blas_ok and kernel["simd"] == want["simd"]
 
 
+def _figure_descriptions(stored: Path) -> set[str]:
+    """The sentences a lesson's figure outputs carry as text/plain (matplotlib's bare
+    "<Figure size ...>" describes nothing and is left out)."""
+    found = set()
+    for cell in json.loads(stored.read_text())["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            text = data.get("text/plain")
+            if "image/png" in data and text:
+                text = "".join(text).strip()
+                if not text.startswith(("<Figure", "<matplotlib")):
+                    found.add(text)
+    return found
+
+
+def _check_names_and_alt_text(page, stored: Path, report: LessonReport) -> None:
+    """After Run All: every slider and dropdown has an accessible name (Chromium's own
+    computation, through ARIA roles), and every figure description is some <img>'s alt."""
+    shown = page.evaluate("""() => ({
+      alts: [...document.querySelectorAll('.jp-OutputArea-output img')].map(i => i.alt),
+      controls: [...document.querySelectorAll(
+          '.widget-slider [role=slider], .widget-dropdown select')].map(
+          e => e.closest('.widget-slider, .widget-dropdown')
+                .querySelector('.widget-label')?.textContent.trim() || '')})""")
+    alts = {a.strip() for a in shown["alts"]}
+    report.undescribed_figures = sorted(d[:60] for d in _figure_descriptions(stored) - alts)
+    for label in sorted(set(shown["controls"])):
+        if not label:
+            continue
+        named = page.get_by_role("slider", name=label, exact=True).count()
+        named += page.get_by_role("combobox", name=label, exact=True).count()
+        if named == 0:
+            report.unnamed_controls.append(label)
+
+
 def _problems(r: LessonReport) -> list[str]:
     problems = []
+    if r.unnamed_controls:
+        problems.append(f"controls a screen reader cannot name: {r.unnamed_controls[:5]}")
+    if r.undescribed_figures:
+        problems.append(f"figures shown without their description as alt text: "
+                        f"{r.undescribed_figures[:3]}")
     if r.kernel_cpu and not _as_other_cpu(json.loads(r.kernel_cpu)):
         problems.append(f"the kernel did not compute as another CPU: {r.kernel_cpu} (want {_other_cpu()})")
     elif not r.kernel_cpu and r.reopen_problems:
@@ -427,6 +467,7 @@ def test_lesson_in_browser(name, ui, jupyter_server, chromium):
         report.run_s = time.perf_counter() - t1
         lesson.collect_errors()
 
+        _check_names_and_alt_text(page, NOTEBOOKS / name, report)
         cells = lesson.slider_cells()
         report.slider_cells = sorted(cells)
         # What the controls show at the lesson's start: the stored figures' values.

@@ -1,8 +1,16 @@
-// perceptron-course-settings: a style-only JupyterLab / Notebook 7 extension, written by hand.
+// perceptron-course-settings: a JupyterLab / Notebook 7 extension, written by hand.
 //
 // JupyterLab loads this file as a module-federation container (window._JUPYTERLAB[name],
-// with init() and get(module)) and asks it for "./style" only (package.json has no
-// "extension"), so no build step and no npm package are needed. The style says in words,
+// with init(shareScope) and get(module)) and asks it for "./style" and "./extension", so
+// no build step and no npm package are needed: the one JupyterLab package it uses
+// (@jupyterlab/rendermime) comes from the share scope JupyterLab hands to init().
+//
+// "./extension" is for screen readers (issue 43): a figure output's <img> gets its alt
+// text from the output's text/plain (perclib writes a sentence there; JupyterLab's own
+// image renderer sets no alt), and every ipywidgets slider handle (a div with
+// role="slider", which a <label> cannot name) gets its description as aria-label.
+//
+// "./style": the style says in words,
 // on a lesson's row of controls (SliderFigure's VBox, class perclib-controls), what the
 // widget manager otherwise shows as red "disconnected" icons: the sliders are not
 // connected to a running kernel, and running the cell brings them back. The manager's
@@ -43,15 +51,119 @@
     return {};
   }
 
+  // A slider's description names its handle; a dropdown's names its <select>. ipywidgets
+  // 8 draws the description as a <label> without "for" (the handle is a div), so a screen
+  // reader meets a bare number. Checked again whenever the page changes (widgets come and
+  // go with outputs), at most once per frame.
+  function nameControls() {
+    var rows = document.querySelectorAll(".widget-slider, .widget-dropdown");
+    for (var i = 0; i < rows.length; i++) {
+      var label = rows[i].querySelector(":scope > .widget-label");
+      var name = label ? label.textContent.trim() : "";
+      if (!name) continue;
+      var controls = rows[i].querySelectorAll("[role=slider], select");
+      for (var j = 0; j < controls.length; j++) {
+        if (controls[j].getAttribute("aria-label") !== name) {
+          controls[j].setAttribute("aria-label", name);
+        }
+      }
+    }
+  }
+  var scheduled = false;
+  function watchControls() {
+    if (typeof MutationObserver === "undefined" || !document.body) return;
+    new MutationObserver(function () {
+      if (scheduled) return;
+      scheduled = true;
+      window.requestAnimationFrame(function () {
+        scheduled = false;
+        nameControls();
+      });
+    }).observe(document.body, { childList: true, subtree: true });
+    nameControls();
+  }
+
+  // The alt text of a figure: its output's text/plain, unless that is matplotlib's
+  // "<Figure size ...>", which describes nothing.
+  function plainText(model) {
+    var text = model && model.data ? model.data["text/plain"] : null;
+    if (Array.isArray(text)) text = text.join("");
+    return typeof text === "string" ? text.trim() : "";
+  }
+  function describeImage(node, model) {
+    var text = plainText(model);
+    var img = node.querySelector("img");
+    if (img && text && !/^<(Figure|matplotlib)\b/.test(text)) img.setAttribute("alt", text);
+  }
+
+  var shareScope = null;
+  function shared(name) {
+    var versions = shareScope && shareScope[name];
+    var keys = versions ? Object.keys(versions) : [];
+    if (!keys.length) return Promise.reject(new Error("JupyterLab shares no " + name));
+    // The newest version the page shares (JupyterLab shares one copy of its own packages).
+    keys.sort(function (a, b) {
+      var x = a.split(/[.-]/), y = b.split(/[.-]/);
+      for (var k = 0; k < Math.max(x.length, y.length); k++) {
+        var d = (parseInt(x[k], 10) || 0) - (parseInt(y[k], 10) || 0);
+        if (d) return d;
+      }
+      return 0;
+    });
+    return Promise.resolve(versions[keys[keys.length - 1]].get()).then(function (factory) {
+      return factory();
+    });
+  }
+
+  function extension() {
+    return shared("@jupyterlab/rendermime").then(function (rendermime) {
+      var plugin = {
+        id: "perceptron-course-settings:figure-and-slider-names",
+        description: "Alt text on figure outputs (their text/plain) and names on slider handles.",
+        autoStart: true,
+        requires: [rendermime.IRenderMimeRegistry],
+        activate: function (app, registry) {
+          var base = rendermime.imageRendererFactory;
+          var described = {
+            safe: base.safe,
+            mimeTypes: base.mimeTypes,
+            defaultRank: base.defaultRank,
+            createRenderer: function (options) {
+              var renderer = base.createRenderer(options);
+              var render = renderer.render.bind(renderer);
+              renderer.render = function (model) {
+                return Promise.resolve(render(model)).then(function () {
+                  describeImage(renderer.node, model);
+                });
+              };
+              return renderer;
+            },
+          };
+          // Same rank as JupyterLab's image renderer, which this one wraps and replaces.
+          var rank = registry.getRank(base.mimeTypes[0]);
+          registry.addFactory(described, rank === undefined ? base.defaultRank : rank);
+          watchControls();
+        },
+      };
+      return { __esModule: true, default: [plugin] };
+    });
+  }
+
   var container = {
-    init: function () {
+    init: function (scope) {
+      shareScope = scope;
       return Promise.resolve();
     },
     get: function (module) {
-      if (module !== "./style") {
-        return Promise.reject(new Error("perceptron-course-settings has no module " + module));
+      if (module === "./style") return Promise.resolve(style);
+      if (module === "./extension") {
+        return extension().then(function (exports) {
+          return function () {
+            return exports;
+          };
+        });
       }
-      return Promise.resolve(style);
+      return Promise.reject(new Error("perceptron-course-settings has no module " + module));
     },
   };
   window._JUPYTERLAB = window._JUPYTERLAB || {};
