@@ -199,3 +199,25 @@ def data_table(key: str, manifest: dict[str, Any], uid: str) -> str:
         '<th scope="col">readout</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div></details>"
     )
+
+
+def figure_data_table(spec: dict[str, Any], uid: str) -> str:
+    """The ``<details>`` with the numbers behind a still curve figure
+    (``perclib.plotting.CourseFigure.set_data_table``), marked up as a player's table.
+
+    >>> print(figure_data_table({"caption": "C(P, 2) for small P.", "columns": ["P", "C"],
+    ...                          "rows": [["1", "2"]]}, "f1"))  # doctest: +ELLIPSIS
+    <details class="pp-table" id="f1-table"><summary id="f1-summary">The data behind ...
+    """
+    heads = "".join(f'<th scope="col">{html.escape(c)}</th>' for c in spec["columns"])
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
+                   for row in spec["rows"])
+    what = " and ".join(html.escape(c) for c in spec["columns"])
+    return (
+        f'<details class="pp-table" id="{uid}-table"><summary id="{uid}-summary">The data behind '
+        f"this figure, as a table: {what}, {len(spec['rows'])} rows</summary>"
+        f'<div class="pp-table-scroll" tabindex="0" role="region" aria-labelledby="{uid}-summary">'
+        f"<table><caption>{html.escape(spec['caption'])}</caption><thead><tr>{heads}</tr></thead>"
+        f"<tbody>{rows}</tbody></table></div></details>"
+    )
+

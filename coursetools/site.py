@@ -58,11 +58,13 @@ from coursetools.handouts import IMAGE_MIMES, lesson_title, static_outputs
 from coursetools.homework import student_version
 from coursetools.mathjax import STARTUP, chtml_config, copy_mathjax
 from coursetools.page_weight import first_load_bytes
+from coursetools.player_a11y import figure_data_table
 from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
 from coursetools import site_questions
 from coursetools.site_safety import refuse_unsafe
 from coursetools.site_a11y import A11Y_CSS, A11Y_JS, sidebar_landmark
+from perclib.plotting import FIGURE_DATA_MIME
 
 DEFAULT_OUT = "site"
 REPO_URL = f"https://github.com/{REPO}"
@@ -211,7 +213,11 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None,
             if any(m in data for m in IMAGE_MIMES):
                 alt = image_alt(data.get("text/plain", ""), heading)
                 cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alt}
+            table = data.pop(FIGURE_DATA_MIME, None)
             outputs.append(out)
+            if table:  # the numbers behind a curve, under it (a player's table, closed)
+                markup = figure_data_table(table, f"fd-{stem[:2]}-{index}-{len(outputs)}")
+                outputs.append(nbformat.v4.new_output("display_data", {"text/html": markup}))
         key = source.get("id", index)
         if role == "widget" and key in by_cell:
             player = player_html(by_cell[key], frames_url=FRAMES_URL, binder=binder_url(stem),

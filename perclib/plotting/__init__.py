@@ -37,6 +37,9 @@ NEGATIVE_MARKER = "s"
 _NO_POINTS = np.empty((0, 2))
 
 
+#: The output type a course figure stores its data table as (see CourseFigure.data_table).
+FIGURE_DATA_MIME = "application/vnd.perclib.figure-data+json"
+
 #: Pixels per inch of every course figure: what the notebook shows at 100% zoom
 #: (the image is displayed at its natural size) and what handouts embed.
 DISPLAY_DPI = 100
@@ -66,6 +69,35 @@ class CourseFigure(Figure):
     #: the figure's ``repr``, so a notebook stores it as the image's ``text/plain``, and the
     #: site uses it as the image's alt text (``coursetools.site.image_alt``).
     alt_text: str = ""
+
+    #: The numbers behind a curve figure, for a reader who cannot see it (set with
+    #: :meth:`set_data_table`). A notebook stores it beside the image as
+    #: :data:`FIGURE_DATA_MIME`, which JupyterLab does not draw and the site shows as a
+    #: table under the figure.
+    data_table: dict | None = None
+
+    def set_data_table(self, caption: str, columns: list[str], rows: list[list[object]]) -> None:
+        """Keep the data behind the figure: a caption, column headers and rows of values.
+
+        Values are stored as the strings a reader sees (numbers formatted by the caller).
+
+        Examples
+        --------
+        >>> fig, _ = new_figure()
+        >>> fig.set_data_table("Two points.", ["x", "y"], [[0, "1.5"], [1, "2.5"]])
+        >>> fig._repr_mimebundle_()[FIGURE_DATA_MIME]["rows"]
+        [['0', '1.5'], ['1', '2.5']]
+        """
+        if not caption.strip() or not columns:
+            raise ValueError("a figure's data table needs a caption and at least one column")
+        if any(len(row) != len(columns) for row in rows):
+            raise ValueError(f"every row of the data table needs {len(columns)} values")
+        self.data_table = {"caption": caption.strip(), "columns": [str(c) for c in columns],
+                           "rows": [[str(v) for v in row] for row in rows]}
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        # IPython merges this bundle with its own image/png and text/plain formatters.
+        return {FIGURE_DATA_MIME: self.data_table} if self.data_table else {}
 
     def draw(self, renderer):  # noqa: D102 - matplotlib's
         enforce_min_font(self)
