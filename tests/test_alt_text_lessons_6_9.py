@@ -25,6 +25,7 @@ from perclib import (
     max_margin,
     minover,
     perceptron,
+    teacher_data,
 )
 from perclib.plotting.margins import (
     plot_adatron_sweeps,
@@ -195,6 +196,30 @@ def test_margin_balls_counts_touching_and_crossed_balls() -> None:
     assert f"they leave {bad[0]} and {bad[1]} balls not wholly on their own" in text2
 
 
+def test_margin_balls_touching_is_not_crossing_after_rounding() -> None:
+    # The arc's end lines touch a ball of radius gamma/2 up to the last bit; rounding
+    # puts the margin 1e-16 below the radius, which must still read as touching.
+    d = teacher_data(10, 2, margin=0.2, rng=np.random.default_rng(0))
+    best = max_margin(d.X, d.y)
+    arc = admissible_arc(d.X, d.y, 0.5 * best.gamma)
+    ends = [_margins([np.cos(p), np.sin(p)], d.X, d.y) for p in arc]
+    assert any(np.any(m < 0.5 * best.gamma) for m in ends)  # the rounding is there
+    touch = [int(np.sum(np.isclose(m, 0.5 * best.gamma, rtol=1e-9, atol=0)))
+             for m in ends]
+    text = repr(plot_margin_balls(d.X, d.y, best.w, arc))
+    each = (f"each touching {touch[0]}" if touch[0] == touch[1]
+            else f"touching {touch[0]} and {touch[1]}")
+    assert f"both keep every ball wholly on its side, {each}." in text
+
+
+def test_max_margin_arc_counts_only_positive_margins() -> None:
+    # A made-up scan with exact zeros: a zero margin is no separation.
+    best = max_margin(X6, Y6)
+    angles = np.radians([-180.0, -90.0, 0.0, 90.0])
+    text = repr(plot_max_margin(X6, Y6, best.w, angles, [0.0, 0.0, 0.2, -1.0]))
+    assert "positive on about 68° of the 270° scanned" in text  # 1 of 4 samples
+
+
 def test_margin_counts_against_cover() -> None:
     text = repr(plot_margin_counts([0.05, 0.05, 0.2, 0.2], 4))
     _plain_words(text)
@@ -202,6 +227,9 @@ def test_margin_counts_against_cover() -> None:
     assert "falls to 0 beyond γ = 0.200" in text and "median margin is 0.125" in text
     text2 = repr(plot_margin_counts([0.05, 0.05, 0.2, 0.2], 6, g_max=0.1))
     assert "against Cover's count 6" in text2 and "2 remain at γ = 0.1" in text2
+    # At least gamma: a labelling with margin exactly g_max still counts.
+    text3 = repr(plot_margin_counts([0.05, 0.1], 2, g_max=0.1))
+    assert "1 remain at γ = 0.1" in text3
 
 
 def test_margin_counts_on_points_of_the_sphere() -> None:
@@ -241,6 +269,9 @@ def test_weight_lengths_notice_a_clean_epoch_and_a_broken_bound() -> None:
     assert "the first without a mistake is epoch 2" in text
     # sqrt(k) R is 1, 1.41, 1.73 for lengths 3, 5, 5: above the bound all three times.
     assert "exceeds that bound after 3 of them" in text
+    # With R = 3.5 the bound is 3.5, 4.95, 6.06: only the second length, 5, is above.
+    text35 = repr(draw_weight_lengths([2, 0, 0], W, 3.5))
+    assert "exceeds that bound after 1 of them" in text35
 
 
 def test_pocket_trace_finds_the_best_and_its_first_update() -> None:
@@ -315,3 +346,26 @@ def test_learning_curves_order_the_theory_and_quote_the_simulations() -> None:
     assert f"Hebb {np.arccos(R) / np.pi:.3f}" in order
     text2 = repr(plot_learning_curves([hebb], alpha_range=(0.5, 8.0)))
     assert "perceptron" not in text2.split("Simulated")[1]
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1e12])
+def test_a_change_of_units_changes_no_count(scale: float) -> None:
+    def counts(text: str) -> list[str]:
+        # The sentences that count, with the lengths (which scale) left out.
+        return re.findall(r"(?:\d+ of \d+ are on the wrong side|All \d+ are on their own"
+                          r"|keeps? every ball wholly on its side[^.;]*|touches \d+)", text)
+
+    X = np.vstack([X6, [[1.0, -1.0], [1.5, 1.5]]])
+    y = np.concatenate([Y6, [1.0, -1.0]])
+    w = np.array([1.0, 1.0])
+    plain = counts(repr(plot_distances(X, y, w)))
+    assert plain == ["2 of 8 are on the wrong side"]
+    assert counts(repr(plot_distances(scale * X, y, w))) == plain
+    d = teacher_data(10, 2, margin=0.2, rng=np.random.default_rng(0))
+    best = max_margin(d.X, d.y)
+    arc = admissible_arc(d.X, d.y, 0.5 * best.gamma)
+    big = max_margin(scale * d.X, d.y)
+    big_arc = admissible_arc(scale * d.X, d.y, 0.5 * big.gamma)
+    plain = counts(repr(plot_margin_balls(d.X, d.y, best.w, arc)))
+    assert len(plain) == 2
+    assert counts(repr(plot_margin_balls(scale * d.X, d.y, big.w, big_arc))) == plain
