@@ -55,13 +55,16 @@ def plot_distances(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     Returns
     -------
     Figure
-        One panel; the closest pattern is ringed and the title gives ``gamma(w)``.
+        One panel; the closest pattern is ringed and the title gives ``gamma(w)``. Its
+        ``repr`` (the alt text) counts the patterns on the wrong side (``y w.x <= 0``).
 
     Examples
     --------
     >>> fig = plot_distances([[1.0, 1.0], [-1.0, -2.0]], [1, -1], [1.0, 0.0])
     >>> fig.axes[0].get_title()
     '$\\\\gamma(\\\\mathbf{w})$ = 1.000: distances to the line'
+    >>> "All 2 are on their own side" in repr(fig)
+    True
     """
     X, y = as_plane_data(X, y)
     w = as_weights(w, 2)
@@ -129,7 +132,8 @@ def plot_max_margin(
     Returns
     -------
     Figure
-        Two panels.
+        Two panels; its ``repr`` (the alt text) gives ``gamma_max``, the number of
+        support patterns and the best sampled direction.
 
     Examples
     --------
@@ -185,11 +189,16 @@ def plot_max_margin(
 def plot_margin_ratios(ratio: ArrayLike) -> Figure:
     """Histogram of ``gamma(w) / gamma_max`` over runs, with the optimum marked at 1.
 
+    The figure's ``repr`` (its alt text) gives the range, the median and how many runs
+    reach half the optimum.
+
     Examples
     --------
     >>> fig = plot_margin_ratios([0.1, 0.2, 0.25, 0.7])
     >>> fig.axes[0].get_ylabel()
     'runs'
+    >>> "1 of 4 runs reach at least half the optimum" in repr(fig)
+    True
     """
     ratio = np.asarray(ratio, dtype=float)
     if ratio.ndim != 1 or ratio.size == 0 or not np.all(np.isfinite(ratio)):
@@ -225,6 +234,12 @@ def plot_large_margin_runs(
         A MinOver run; its certified upper bound is drawn too (right panel).
     gamma_max
         The maximum margin, drawn as a dotted level.
+
+    Returns
+    -------
+    Figure
+        Two panels; its ``repr`` (the alt text) says where each run stops, as a share
+        of ``gamma_max``.
 
     Examples
     --------
@@ -282,7 +297,8 @@ def plot_adatron_sweeps(run: LargeMarginResult, gamma_max: float) -> Figure:
     Draws ``1 - margin / gamma_max`` (below the optimum) and ``bound / gamma_max - 1``
     (the certificate above it) against the sweep number; a straight line means the
     error shrinks by a fixed factor per sweep. Distances below ``1e-12`` (round-off)
-    are drawn at ``1e-12``.
+    are drawn at ``1e-12``. The figure's ``repr`` (its alt text) gives the number of
+    sweeps and where each distance starts and ends.
 
     Examples
     --------
@@ -343,6 +359,12 @@ def plot_margin_balls(X: ArrayLike, y: ArrayLike, w: ArrayLike, arc: tuple[float
     arc : (float, float)
         Ends of the arc ``H_gamma`` at ``gamma_max / 2``, as from
         :func:`perclib.admissible_arc`; their two lines are drawn on the left.
+
+    Returns
+    -------
+    Figure
+        Two panels; its ``repr`` (the alt text) counts, for each line, the balls it
+        leaves wholly on their own side and the balls it touches.
 
     Examples
     --------
@@ -413,11 +435,19 @@ def plot_margin_counts(gammas: ArrayLike, cover: int, g_max: float = 0.45) -> Fi
     g_max : float, default 0.45
         Right end of the gamma axis.
 
+    Returns
+    -------
+    Figure
+        One panel; its ``repr`` (the alt text) gives the count at 0 next to Cover's
+        and where the count reaches 0.
+
     Examples
     --------
     >>> fig = plot_margin_counts([0.05, 0.05, 0.2, 0.2], 4)
     >>> fig.axes[0].get_ylabel()
     'labellings realisable in $H_\\\\gamma$'
+    >>> "equal to Cover's count 4" in repr(fig)
+    True
     """
     gammas = np.asarray(gammas, dtype=float)
     if gammas.ndim != 1:

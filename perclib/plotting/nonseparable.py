@@ -35,12 +35,14 @@ def draw_weight_lengths(mistakes_per_epoch: ArrayLike, weights: ArrayLike, R: fl
     Returns
     -------
     Figure
+        Its ``repr`` (the alt text) gives the range of mistakes per epoch, the first
+        epoch without one, and the range of lengths next to the bound.
 
     Examples
     --------
     >>> fig = draw_weight_lengths([2, 1], [[0.0], [1.0], [0.0], [1.0]], 1.0)
-    >>> len(fig.axes)
-    2
+    >>> len(fig.axes), "none is free of mistakes" in repr(fig)
+    (2, True)
     """
     mistakes = np.asarray(mistakes_per_epoch, dtype=float).ravel()
     W = np.asarray(weights, dtype=float)
@@ -92,12 +94,14 @@ def draw_pocket_trace(trace_errors: ArrayLike, n_patterns: int) -> Figure:
     Returns
     -------
     Figure
+        Its ``repr`` (the alt text) gives the fewest errors and the first update to
+        reach them.
 
     Examples
     --------
     >>> fig = draw_pocket_trace([5, 3, 4, 2], 10)
-    >>> len(fig.axes)
-    1
+    >>> len(fig.axes), "reaches 2 at update 3" in repr(fig)
+    (1, True)
     """
     errors = np.asarray(trace_errors, dtype=float).ravel()
     if errors.size == 0:

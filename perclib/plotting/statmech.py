@@ -46,11 +46,19 @@ def plot_volume_streams(streams: Sequence[ArrayLike], n_dims: int) -> Figure:
     n_dims : int
         Dimension N of the patterns; a dotted line marks P = 2N.
 
+    Returns
+    -------
+    Figure
+        Its ``repr`` (the alt text) counts the streams still above 0 at P = 2N and at
+        the last P.
+
     Examples
     --------
     >>> fig = plot_volume_streams([[0.5, 0.2, 0.0]], n_dims=1)
     >>> len(fig.axes[0].get_lines())  # one stream, the average, the 2N line
     3
+    >>> "at P = 2, 1 of 1 are above 0" in repr(fig)
+    True
     """
     rows = [np.asarray(v, dtype=float) for v in streams]
     if not rows or any(r.ndim != 1 or r.shape != rows[0].shape for r in rows):
@@ -98,7 +106,9 @@ def plot_capacity_samples(samples: Sequence[CapacitySample],
     """Fraction of random labellings storable with stability kappa, against alpha.
 
     One panel per ``kappa``, one curve (with binomial standard errors) per sample
-    size, and Gardner's prediction ``alpha_c(kappa)`` as a dashed line.
+    size, and Gardner's prediction ``alpha_c(kappa)`` as a dashed line. The figure's
+    ``repr`` (its alt text) gives the prediction next to where each sample's fraction
+    falls through 1/2.
 
     Examples
     --------
@@ -167,7 +177,9 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
     rules are shifted a few per cent sideways from each other (the perceptron open,
     left; the maximum margin right), so points with nearly equal errors stay visible.
     On the default range the zero-error theory curves come from the stored table
-    (:mod:`perclib.statmech_tables`, tested against the functions).
+    (:mod:`perclib.statmech_tables`, tested against the functions). The figure's
+    ``repr`` (its alt text) gives the theory curves at the right end, top to bottom,
+    and each simulation's last mean.
 
     Examples
     --------
