@@ -295,7 +295,7 @@ def test_volume_streams_count_survivors() -> None:
                [0.4, 0.0, 0.0, 0.0, 0.0, 0.0]]
     text = repr(plot_volume_streams(streams, n_dims=2))
     _plain_words(text)
-    assert "for 3 random streams in N = 2 dimensions, against P = 1 to 6" in text
+    assert "for 3 streams of patterns in N = 2 dimensions, against P = 1 to 6" in text
     assert "all 3 are above 0 up to P = 1" in text  # the third dies at P = 2
     assert "at P = 4, 2 of 3 are above 0, from 0.02 to 0.05" in text  # P = 2N
     assert "at P = 6, 1 of 3 are above 0, from 0.004 to 0.004" in text

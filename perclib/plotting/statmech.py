@@ -96,7 +96,7 @@ def _streams_alt(V: np.ndarray, n_dims: int) -> str:
 
     at_2n = f"{alive_at(2 * n_dims)}; " if 2 * n_dims < P else ""
     return ("A log-scale plot of the Gardner volume, the fraction of directions "
-            f"storing the first P patterns, for {n} random streams in N = {n_dims} "
+            f"storing the first P patterns, for {n} streams of patterns in N = {n_dims} "
             f"dimensions, against P = 1 to {P}, with the average 2^−P dashed and "
             f"P = 2N dotted: {last_all}; {at_2n}{alive_at(P)}.")
 
@@ -237,8 +237,9 @@ def _curves_alt(curves: Sequence[LearningCurve], a: np.ndarray, theory: list) ->
                          for c in curves)
         simulated = (f" Simulated means (N = {sizes}) at their largest α: {sims}."
                      if curves else "")
-    return ("A log-log plot of the generalisation error ε against α = P/N, theory "
-            f"curves and simulated points. At α = {a[-1]:g} the theory curves give, from "
+    points = " and simulated points" if curves else ""
+    return ("A log-log plot of the generalisation error ε against α = P/N: theory "
+            f"curves{points}. At α = {a[-1]:g} the theory curves give, from "
             f"the top: {order}.{simulated}")
 
 
