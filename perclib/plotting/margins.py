@@ -55,13 +55,16 @@ def plot_distances(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     Returns
     -------
     Figure
-        One panel; the closest pattern is ringed and the title gives ``gamma(w)``.
+        One panel; the closest pattern is ringed and the title gives ``gamma(w)``. Its
+        ``repr`` (the alt text) counts the patterns on the wrong side (``y w.x <= 0``).
 
     Examples
     --------
     >>> fig = plot_distances([[1.0, 1.0], [-1.0, -2.0]], [1, -1], [1.0, 0.0])
     >>> fig.axes[0].get_title()
     '$\\\\gamma(\\\\mathbf{w})$ = 1.000: distances to the line'
+    >>> "All 2 are on their own side" in repr(fig)
+    True
     """
     X, y = as_plane_data(X, y)
     w = as_weights(w, 2)
@@ -80,7 +83,34 @@ def plot_distances(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     _ring(ax, X[int(np.argmin(pattern_margins(w, X, y)))], "closest pattern")
     legend(ax, loc="lower left", fontsize=7)
     ax.set_title(rf"$\gamma(\mathbf{{w}})$ = {gamma:.3f}: distances to the line", fontsize=10)
+    fig.alt_text = _distances_alt(X, y, w, gamma)
     return fig
+
+
+def _patterns(X: NDArray[np.float64], y: NDArray[np.float64]) -> str:
+    """The patterns and their labels, counted, and how many the window cuts off."""
+    lo_x, hi_x, lo_y, hi_y = _PLANE
+    out = int(np.count_nonzero((X[:, 0] < lo_x) | (X[:, 0] > hi_x)
+                               | (X[:, 1] < lo_y) | (X[:, 1] > hi_y)))
+    return (f"{y.size} patterns, {np.count_nonzero(y > 0)} labelled +1 and "
+            f"{np.count_nonzero(y < 0)} labelled −1"
+            + (f" ({out} outside the drawn square)" if out else ""))
+
+
+def _distances_alt(X: NDArray[np.float64], y: NDArray[np.float64],
+                   w: NDArray[np.float64], gamma: float) -> str:
+    # A mistake is y w.x <= 0 (a pattern on the line counts as wrong), as everywhere.
+    wrong = int(np.count_nonzero(y * (X @ w) <= 0))
+    ringed = X[int(np.argmin(pattern_margins(w, X, y)))]
+    where = f"({ringed[0]:.2f}, {ringed[1]:.2f})"
+    side = (f"All {y.size} are on their own side; the ringed pattern at {where} is "
+            f"closest, at distance γ(w) = {gamma:.3f}, the half-width of the dashed "
+            "band."
+            if wrong == 0 else
+            f"{wrong} of {y.size} are on the wrong side or on the line; the ringed "
+            f"pattern at {where} has the smallest margin, γ(w) = {gamma:.3f}.")
+    return (f"Scatter of {_patterns(X, y)}, with the line w·x = 0 and a segment from "
+            f"each pattern to the line. {side}")
 
 
 def plot_max_margin(
@@ -102,7 +132,8 @@ def plot_max_margin(
     Returns
     -------
     Figure
-        Two panels.
+        Two panels; its ``repr`` (the alt text) gives ``gamma_max``, the number of
+        support patterns and the best sampled direction.
 
     Examples
     --------
@@ -140,17 +171,34 @@ def plot_max_margin(
     ax2.set_xlabel(r"angle $\varphi$ of the unit normal (degrees)")
     ax2.set_ylabel(r"margin $\gamma(\varphi)$")
     legend(ax2, loc="lower center", fontsize=8)
+    peak = int(np.argmax(scan))
+    # The share of sampled angles with a positive margin, times the span they cover.
+    span = float(np.degrees(np.ptp(angles)))
+    arc = span * np.count_nonzero(scan > 0) / scan.size
+    scanned = "the circle" if span > 359.0 else f"the {span:.0f}° scanned"
+    fig.alt_text = (
+        f"Two panels. Left: {_patterns(X, y)}, the maximum-margin line, its band of "
+        f"half-width γmax = {gamma:.3f} and its {np.count_nonzero(support)} support "
+        "patterns ringed. Right: the margin of a unit normal against its angle, "
+        f"positive on about {arc:.0f}° of {scanned}, highest ({scan[peak]:.3f}) at "
+        f"{np.degrees(angles[peak]):.1f}°; the dot, the line's normal, is at "
+        f"{np.degrees(np.arctan2(w[1], w[0])):.1f}°.")
     return fig
 
 
 def plot_margin_ratios(ratio: ArrayLike) -> Figure:
     """Histogram of ``gamma(w) / gamma_max`` over runs, with the optimum marked at 1.
 
+    The figure's ``repr`` (its alt text) gives the range, the median and how many runs
+    reach half the optimum.
+
     Examples
     --------
     >>> fig = plot_margin_ratios([0.1, 0.2, 0.25, 0.7])
     >>> fig.axes[0].get_ylabel()
     'runs'
+    >>> "1 of 4 runs reach at least half the optimum" in repr(fig)
+    True
     """
     ratio = np.asarray(ratio, dtype=float)
     if ratio.ndim != 1 or ratio.size == 0 or not np.all(np.isfinite(ratio)):
@@ -161,6 +209,15 @@ def plot_margin_ratios(ratio: ArrayLike) -> Figure:
     ax.set_xlabel(r"$\gamma(\mathbf{w}_{\mathrm{perceptron}}) / \gamma_{\max}$")
     ax.set_ylabel("runs")
     legend(ax, loc="upper right")
+    half = int(np.count_nonzero(ratio >= 0.5))
+    # np.histogram's bins on [0, 1] leave out what lies outside: say how many.
+    out = int(np.count_nonzero((ratio < 0) | (ratio > 1)))
+    hidden = f"; {out} outside 0 to 1 are not drawn" if out else ""
+    fig.alt_text = (
+        "Histogram of the perceptron's margin as a fraction of the maximum margin, "
+        f"over {ratio.size} runs, with the optimum 1 dotted: the fractions go from "
+        f"{ratio.min():.3f} to {ratio.max():.3f}, median {np.median(ratio):.3f}; "
+        f"{half} of {ratio.size} runs reach at least half the optimum{hidden}.")
     return fig
 
 
@@ -177,6 +234,12 @@ def plot_large_margin_runs(
         A MinOver run; its certified upper bound is drawn too (right panel).
     gamma_max
         The maximum margin, drawn as a dotted level.
+
+    Returns
+    -------
+    Figure
+        Two panels; its ``repr`` (the alt text) says where each run stops, as a share
+        of ``gamma_max``.
 
     Examples
     --------
@@ -210,7 +273,22 @@ def plot_large_margin_runs(
         ax.set_ylabel("margin of the current weights")
     legend(ax1, loc="upper left", fontsize=7)
     legend(ax2, loc="lower right", fontsize=7)
+    runs = margin_runs.values()
+    fig.alt_text = (
+        "Two panels: the margin of the weights after each update, on a log scale of "
+        f"updates, with the maximum margin γmax = {gamma_max:.3g} dotted. Left: the "
+        f"margin perceptron with β = {', '.join(f'{b:g}' for b in margin_runs)} stops "
+        f"after {', '.join(str(r.n_updates) for r in runs)} updates, at "
+        f"{', '.join(_share(r.margin, gamma_max) for r in runs)} of γmax. Right: "
+        f"MinOver after {minover_run.n_updates:,} updates, margin "
+        f"{minover_run.margin:.3g}, certified upper bound "
+        f"{minover_run.upper_bounds[-1]:.3g}.")
     return fig
+
+
+def _share(value: float, whole: float) -> str:
+    """``value`` as a percentage of ``whole``; zero weights have no margin (NaN)."""
+    return f"{100 * value / whole:.0f} %" if np.isfinite(value) else "no margin"
 
 
 def plot_adatron_sweeps(run: LargeMarginResult, gamma_max: float) -> Figure:
@@ -219,7 +297,8 @@ def plot_adatron_sweeps(run: LargeMarginResult, gamma_max: float) -> Figure:
     Draws ``1 - margin / gamma_max`` (below the optimum) and ``bound / gamma_max - 1``
     (the certificate above it) against the sweep number; a straight line means the
     error shrinks by a fixed factor per sweep. Distances below ``1e-12`` (round-off)
-    are drawn at ``1e-12``.
+    are drawn at ``1e-12``. The figure's ``repr`` (its alt text) gives the number of
+    sweeps and where each distance starts and ends.
 
     Examples
     --------
@@ -248,7 +327,24 @@ def plot_adatron_sweeps(run: LargeMarginResult, gamma_max: float) -> Figure:
     ax.set_ylabel("relative distance to the optimum")
     ax.set_title("AdaTron, sweep by sweep", fontsize=10)
     legend(ax, loc="upper right", fontsize=8)
+    fig.alt_text = _adatron_alt(np.maximum(below, floor), np.maximum(above, floor),
+                                floor)
     return fig
+
+
+def _adatron_alt(below: NDArray[np.float64], above: NDArray[np.float64],
+                 floor: float) -> str:
+    """Describe the two drawn distances (already raised to the floor)."""
+
+    def course(d: NDArray[np.float64]) -> str:
+        at_floor = np.flatnonzero(d <= floor)
+        end = (f"reaches the floor 1e-12 at sweep {at_floor[0] + 1}" if at_floor.size
+               else f"ends at {d[-1]:.2g}")
+        return f"starts at {d[0]:.2g} and {end}"
+
+    return ("A log-scale plot of AdaTron's relative distance to the maximum margin "
+            f"after each of its {below.size} sweeps. From below, 1 − γ(w)/γmax "
+            f"{course(below)}; from above, the certificate's excess {course(above)}.")
 
 
 def plot_margin_balls(X: ArrayLike, y: ArrayLike, w: ArrayLike, arc: tuple[float, float]) -> Figure:
@@ -263,6 +359,12 @@ def plot_margin_balls(X: ArrayLike, y: ArrayLike, w: ArrayLike, arc: tuple[float
     arc : (float, float)
         Ends of the arc ``H_gamma`` at ``gamma_max / 2``, as from
         :func:`perclib.admissible_arc`; their two lines are drawn on the left.
+
+    Returns
+    -------
+    Figure
+        Two panels; its ``repr`` (the alt text) counts, for each line, the balls it
+        leaves wholly on their own side and the balls it touches.
 
     Examples
     --------
@@ -288,7 +390,36 @@ def plot_margin_balls(X: ArrayLike, y: ArrayLike, w: ArrayLike, arc: tuple[float
     for phi in (lo, hi):
         decision_line(axes[0], [np.cos(phi), np.sin(phi)], lw=1.2)
     decision_line(axes[1], w)
+    fig.alt_text = _balls_alt(X, y, w, gamma, lo, hi)
     return fig
+
+
+def _balls_alt(X: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64],
+               gamma: float, lo: float, hi: float) -> str:
+    """Count, for each drawn line, the balls it leaves wholly on their own side."""
+
+    def count(u: ArrayLike, radius: float) -> tuple[int, int]:
+        """Balls not wholly on their own side, and balls the line touches."""
+        m = pattern_margins(np.asarray(u, dtype=float), X, y)
+        # A ball that the line only touches (margin = radius up to rounding) is clear.
+        ok = m >= radius * (1 - 1e-9)
+        return (y.size - int(np.count_nonzero(ok)),
+                int(np.count_nonzero(ok & (m <= radius * (1 + 1e-9)))))
+
+    (bad_lo, touch_lo), (bad_hi, touch_hi) = (
+        count([np.cos(p), np.sin(p)], gamma / 2) for p in (lo, hi))
+    touches = (f"each touching {touch_lo}" if touch_lo == touch_hi
+               else f"touching {touch_lo} and {touch_hi}")
+    left = (f"both keep every ball wholly on its side, {touches}"
+            if bad_lo == bad_hi == 0 else
+            f"they leave {bad_lo} and {bad_hi} balls not wholly on their own side")
+    bad, touch = count(w, gamma)
+    right = (f"it keeps every ball wholly on its side and touches {touch}"
+             if bad == 0 else f"it leaves {bad} balls not wholly on their own side")
+    return (f"Two panels: {_patterns(X, y)}, each in a ball. Left: radius "
+            f"γmax/2 = {gamma / 2:.3f}, and the lines with normals at "
+            f"{np.degrees(lo):.1f}° and {np.degrees(hi):.1f}°: {left}. Right: radius "
+            f"γmax = {gamma:.3f}, and the maximum-margin line: {right}.")
 
 
 def plot_margin_counts(gammas: ArrayLike, cover: int, g_max: float = 0.45) -> Figure:
@@ -304,11 +435,19 @@ def plot_margin_counts(gammas: ArrayLike, cover: int, g_max: float = 0.45) -> Fi
     g_max : float, default 0.45
         Right end of the gamma axis.
 
+    Returns
+    -------
+    Figure
+        One panel; its ``repr`` (the alt text) gives the count at 0 next to Cover's
+        and where the count reaches 0.
+
     Examples
     --------
     >>> fig = plot_margin_counts([0.05, 0.05, 0.2, 0.2], 4)
     >>> fig.axes[0].get_ylabel()
     'labellings realisable in $H_\\\\gamma$'
+    >>> "equal to Cover's count 4" in repr(fig)
+    True
     """
     gammas = np.asarray(gammas, dtype=float)
     if gammas.ndim != 1:
@@ -320,4 +459,22 @@ def plot_margin_counts(gammas: ArrayLike, cover: int, g_max: float = 0.45) -> Fi
     ax.set_xlabel(r"margin $\gamma$ (points on the unit sphere, $R = 1$)")
     ax.set_ylabel(r"labellings realisable in $H_\gamma$")
     legend(ax, loc="upper right")
+    fig.alt_text = _counts_alt(gammas, cover, float(g_axis[-1]))
     return fig
+
+
+def _counts_alt(gammas: NDArray[np.float64], cover: int, g_max: float) -> str:
+    start = int(np.count_nonzero(gammas >= 0))
+    vs = "equal to" if start == cover else "against"
+    left = int(np.count_nonzero(gammas >= g_max))
+    if gammas.size == 0:
+        end = "none at any γ"
+    elif left == 0:
+        end = f"the count falls to 0 beyond γ = {gammas.max():.3f}, the largest margin"
+    else:
+        end = f"{left} remain at γ = {g_max:g}"
+    middle = f"; the median margin is {np.median(gammas):.3f}" if gammas.size else ""
+    return (f"A plot of the number of labellings that a hyperplane through the origin "
+            f"realises with margin at least γ, against "
+            f"γ from 0 to {g_max:g}: {start} at γ = 0, {vs} Cover's count {cover} "
+            f"(dotted), and {end}{middle}.")

@@ -35,12 +35,14 @@ def draw_weight_lengths(mistakes_per_epoch: ArrayLike, weights: ArrayLike, R: fl
     Returns
     -------
     Figure
+        Its ``repr`` (the alt text) gives the range of mistakes per epoch, the first
+        epoch without one, and the range of lengths next to the bound.
 
     Examples
     --------
     >>> fig = draw_weight_lengths([2, 1], [[0.0], [1.0], [0.0], [1.0]], 1.0)
-    >>> len(fig.axes)
-    2
+    >>> len(fig.axes), "none is free of mistakes" in repr(fig)
+    (2, True)
     """
     mistakes = np.asarray(mistakes_per_epoch, dtype=float).ravel()
     W = np.asarray(weights, dtype=float)
@@ -60,6 +62,22 @@ def draw_weight_lengths(mistakes_per_epoch: ArrayLike, weights: ArrayLike, R: fl
     bx.set_xlabel("update $k$")
     bx.set_ylabel("length")
     bx.legend(loc="upper left", fontsize=8)
+    lengths = np.linalg.norm(W[1:], axis=1)
+    bound = np.sqrt(k) * R
+    zero = np.flatnonzero(mistakes == 0)
+    # Whether an epoch was free of mistakes is what tells separable data from the rest.
+    clean = (f"the first without a mistake is epoch {zero[0] + 1}" if zero.size
+             else "none is free of mistakes")
+    above = int(np.count_nonzero(lengths > bound))
+    under = ("never exceeds that bound" if above == 0
+             else f"exceeds that bound after {above} of them")
+    spread = (f", from {mistakes.min():.0f} to {mistakes.max():.0f}; {clean}"
+              if mistakes.size else "")
+    fig.alt_text = (
+        f"Two panels. Left: the mistakes in each of {mistakes.size} epochs{spread}. "
+        f"Right, on log-log axes: the length ‖w_k‖ after each of {k.size:,} updates, "
+        f"between {lengths.min():.3g} and {lengths.max():.3g}, against the bound √k R, "
+        f"which grows to {bound[-1]:.3g}: the length {under}.")
     return fig
 
 
@@ -76,12 +94,14 @@ def draw_pocket_trace(trace_errors: ArrayLike, n_patterns: int) -> Figure:
     Returns
     -------
     Figure
+        Its ``repr`` (the alt text) gives the fewest errors and the first update to
+        reach them.
 
     Examples
     --------
     >>> fig = draw_pocket_trace([5, 3, 4, 2], 10)
-    >>> len(fig.axes)
-    1
+    >>> len(fig.axes), "reaches 2 at update 3" in repr(fig)
+    (1, True)
     """
     errors = np.asarray(trace_errors, dtype=float).ravel()
     if errors.size == 0:
@@ -94,6 +114,19 @@ def draw_pocket_trace(trace_errors: ArrayLike, n_patterns: int) -> Figure:
     ax.set_ylabel(f"training errors (of {n_patterns})")
     ax.set_ylim(0, 60)
     ax.legend(loc="upper right", fontsize=8)
+    best = float(errors.min())
+    first = int(np.argmax(errors == best))
+    hits = int(np.count_nonzero(errors == best))
+    # Index k is the weight vector after update k; the start (k = 0) is often w = 0,
+    # which errs on every pattern, so the range of the others is given apart.
+    rest = errors[1:] if errors.size > 1 else errors
+    fig.alt_text = (
+        f"A plot of the training errors (of {n_patterns}) of the weights after each "
+        f"update k = 0 to {errors.size - 1:,}, with the fewest so far: after "
+        f"{errors[0]:.0f} at the start, the current weights make {rest.min():.0f} to "
+        f"{rest.max():.0f} errors, while the fewest so far reaches {best:.0f} at update "
+        f"{first} and stays there; the current weights make {best:.0f} errors "
+        f"{hits} time{'s' if hits != 1 else ''}.")
     return fig
 
 

@@ -46,11 +46,19 @@ def plot_volume_streams(streams: Sequence[ArrayLike], n_dims: int) -> Figure:
     n_dims : int
         Dimension N of the patterns; a dotted line marks P = 2N.
 
+    Returns
+    -------
+    Figure
+        Its ``repr`` (the alt text) counts the streams still above 0 at P = 2N and at
+        the last P.
+
     Examples
     --------
     >>> fig = plot_volume_streams([[0.5, 0.2, 0.0]], n_dims=1)
     >>> len(fig.axes[0].get_lines())  # one stream, the average, the 2N line
     3
+    >>> "at P = 2, 1 of 1 are above 0" in repr(fig)
+    True
     """
     rows = [np.asarray(v, dtype=float) for v in streams]
     if not rows or any(r.ndim != 1 or r.shape != rows[0].shape for r in rows):
@@ -66,7 +74,31 @@ def plot_volume_streams(streams: Sequence[ArrayLike], n_dims: int) -> Figure:
     ax.set_ylabel("Gardner volume $V$")
     ax.set_xticks(P_axis)
     ax.legend(loc="lower left")
+    fig.alt_text = _streams_alt(np.vstack(rows), n_dims)
     return fig
+
+
+def _streams_alt(V: np.ndarray, n_dims: int) -> str:
+    """What the volume streams do, counted at P = 2N and at the last P."""
+    n, P = V.shape
+    dead = np.flatnonzero(V.min(axis=0) <= 0)  # V never grows: a zero stays a zero
+    last_all = (f"all {n} stay above 0 up to P = {P}" if dead.size == 0
+                else f"all {n} are above 0 up to P = {dead[0]}" if dead[0] > 0
+                else "some are 0 from P = 1")
+
+    def alive_at(p: int) -> str:
+        v = V[:, p - 1]
+        on = v[v > 0]
+        if on.size == 0:
+            return f"at P = {p} none is above 0"
+        return (f"at P = {p}, {on.size} of {n} are above 0, from {on.min():.2g} to "
+                f"{on.max():.2g}")
+
+    at_2n = f"{alive_at(2 * n_dims)}; " if 2 * n_dims < P else ""
+    return ("A log-scale plot of the Gardner volume, the fraction of directions "
+            f"storing the first P patterns, for {n} streams of patterns in N = {n_dims} "
+            f"dimensions, against P = 1 to {P}, with the average 2^−P dashed and "
+            f"P = 2N dotted: {last_all}; {at_2n}{alive_at(P)}.")
 
 
 def plot_capacity_samples(samples: Sequence[CapacitySample],
@@ -74,7 +106,9 @@ def plot_capacity_samples(samples: Sequence[CapacitySample],
     """Fraction of random labellings storable with stability kappa, against alpha.
 
     One panel per ``kappa``, one curve (with binomial standard errors) per sample
-    size, and Gardner's prediction ``alpha_c(kappa)`` as a dashed line.
+    size, and Gardner's prediction ``alpha_c(kappa)`` as a dashed line. The figure's
+    ``repr`` (its alt text) gives the prediction next to where each sample's fraction
+    falls through 1/2.
 
     Examples
     --------
@@ -98,7 +132,26 @@ def plot_capacity_samples(samples: Sequence[CapacitySample],
         ax.set_xlabel(r"patterns per weight $\alpha = P/N$")
     axes[0].set_ylabel(r"fraction storable with stability $\kappa$")
     axes[0].legend(loc="lower left")
+    fig.alt_text = _capacity_alt(samples, kappas)
     return fig
+
+
+def _capacity_alt(samples: Sequence[CapacitySample], kappas: Sequence[float]) -> str:
+    """Gardner's prediction next to where each sample's fraction falls through 1/2."""
+
+    def panel(kap: float) -> str:
+        cross = ", ".join(
+            f"{c:.2f}" if np.isfinite(c := s.crossing(kap)) else "none" for s in samples)
+        return (f"κ = {kap:g}: prediction α_c = {gardner_capacity(kap):.3f}, "
+                f"measured 1/2 crossings {cross or 'none'}")
+
+    sizes = ", ".join(str(s.N) for s in samples)
+    panels = {1: "One panel", 2: "Two panels", 3: "Three panels"}.get(
+        len(kappas), f"{len(kappas)} panels")
+    return (f"{panels}, one per stability κ: the fraction of random labellings "
+            "storable with stability κ against "
+            f"α = P/N, one curve per N = {sizes}, Gardner's prediction α_c dashed. "
+            f"{'; '.join(panel(k) for k in kappas)}.")
 
 
 #: Theory curves of the learning-curve figure: (label, function, colour, line style).
@@ -124,7 +177,9 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
     rules are shifted a few per cent sideways from each other (the perceptron open,
     left; the maximum margin right), so points with nearly equal errors stay visible.
     On the default range the zero-error theory curves come from the stored table
-    (:mod:`perclib.statmech_tables`, tested against the functions).
+    (:mod:`perclib.statmech_tables`, tested against the functions). The figure's
+    ``repr`` (its alt text) gives the theory curves at the right end, top to bottom,
+    and each simulation's last mean.
 
     Examples
     --------
@@ -163,7 +218,29 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
         sizes = sorted({c.N for c in curves})
         ax.legend(handles=markers, loc="upper right", fontsize=8, title_fontsize=8,
                   title=f"simulation, N = {', '.join(map(str, sizes))}")
+    fig.alt_text = _curves_alt(curves, a, theory_lines)
     return fig
+
+
+def _curves_alt(curves: Sequence[LearningCurve], a: np.ndarray, theory: list) -> str:
+    """The theory curves at the right end of the axis, and the simulations' last."""
+    ends = sorted(((float(line.get_ydata()[-1]), str(line.get_label()))
+                   for line in theory[:len(THEORY_CURVES)]), reverse=True)
+    order = ", ".join(f"{name} {eps:.3f}" for eps, name in ends)
+    sizes = ", ".join(str(n) for n in sorted({c.N for c in curves}))
+    lasts = {float(c.alpha[-1]) for c in curves}
+    if len(lasts) == 1:  # one shared last alpha: say it once
+        sims = ", ".join(f"{_RULE_NAMES[c.rule]} {c.mean[-1]:.3f}" for c in curves)
+        simulated = f" Simulated means (N = {sizes}) at α = {lasts.pop():g}: {sims}."
+    else:
+        sims = "; ".join(f"{_RULE_NAMES[c.rule]} {c.mean[-1]:.3f} at α = {c.alpha[-1]:g}"
+                         for c in curves)
+        simulated = (f" Simulated means (N = {sizes}) at their largest α: {sims}."
+                     if curves else "")
+    points = " and simulated points" if curves else ""
+    return ("A log-log plot of the generalisation error ε against α = P/N: theory "
+            f"curves{points}. At α = {a[-1]:g} the theory curves give, from "
+            f"the top: {order}.{simulated}")
 
 
 def plot_tilted_density(t: ArrayLike, R: float) -> Figure:
