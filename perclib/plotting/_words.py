@@ -23,7 +23,7 @@ _PANEL_WORDS = ("One panel", "Two panels", "Three panels", "Four panels", "Five 
 
 
 def num(value: float, digits: int = 3) -> str:
-    """``value`` to ``digits`` significant digits, written out (no exponent, no ``-0``)."""
+    """``value`` to ``digits`` significant digits, written out (no ``-0``)."""
     value = float(value) + 0.0  # -0.0 + 0.0 is +0.0
     if value != 0.0 and not 1e-4 <= abs(value) < 1e9:
         return f"{value:.{digits}g}"  # extreme scales: an exponent is shorter to hear
@@ -52,4 +52,5 @@ def panels(n: int) -> str:
 
 def point(p: ArrayLike, digits: int = 3) -> str:
     """A point of the plane as ``(x1, x2)``."""
-    return "(" + ", ".join(num(v, digits) for v in np.asarray(p, dtype=float).ravel()) + ")"
+    coordinates = np.asarray(p, dtype=float).ravel()
+    return "(" + ", ".join(num(v, digits) for v in coordinates) + ")"

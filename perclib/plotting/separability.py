@@ -93,19 +93,20 @@ def plot_two_input_functions(functions: Sequence[int] = (8, 14, 6, 9)) -> Figure
             decision_line(ax, result.w, -result.b)
             ax.set_title(name)
             groups["line"].append(said)
-        else:
-            groups["none"].append(said)  # two corners per label on crossing diagonals: draw both segments
+        else:  # two corners per label on crossing diagonals: draw both segments
+            groups["none"].append(said)
             for sign, colour in ((1, POSITIVE_COLOR), (-1, NEGATIVE_COLOR)):
                 ends = cube[labels == sign]
                 ax.plot(ends[:, 0], ends[:, 1], color=colour, lw=1.4, ls="--", zorder=2)
             ax.set_title(f"{name} (no line)", color=NORMAL_COLOR)
-    parts = [f"{panels(len(ks))}, one per Boolean function of two inputs, on the corners of "
-             "the unit square (blue circle: output +1, orange square: -1)."]
+    parts = [f"{panels(len(ks))}, one per Boolean function of two inputs, on the "
+             "corners of the unit square (blue circle: output +1, orange square: -1)."]
     if groups["constant"]:
         parts.append("Constant, no line drawn: "
                      + "; ".join(groups["constant"]) + ".")
     if groups["line"]:
-        parts.append("With a maximum-margin separating line: " + "; ".join(groups["line"]) + ".")
+        parts.append("With a maximum-margin separating line: "
+                     + "; ".join(groups["line"]) + ".")
     if groups["none"]:
         # In the plane only XOR and XNOR are not separable: their diagonals cross.
         parts.append("No separating line: " + "; ".join(groups["none"])
@@ -150,7 +151,8 @@ def plot_feature_boundary(
     >>> fig = plot_feature_boundary([1, 1, -2], 0.5, [[0, 0], [1, 1]], [-1, -1])
     >>> len(fig.axes)
     1
-    >>> "x1 + x2 - 2 x1 x2 = 0.5" in repr(fig), "crossing lines, x1 = 0.5 and x2 = 0.5" in repr(fig)
+    >>> text = repr(fig)
+    >>> "x1 + x2 - 2 x1 x2 = 0.5" in text, "lines, x1 = 0.5 and x2 = 0.5" in text
     (True, True)
     """
     w = np.asarray(w, dtype=float)
@@ -172,10 +174,12 @@ def plot_feature_boundary(
     legend(ax)
     unit = "a unit on the features x1, x2 and x1 x2"
     if np.any(w):
-        head = (f"A plot of the input plane cut by the curve {_equation(w, float(theta))}, "
-                f"the boundary of {unit}; shaded blue where the unit fires, orange elsewhere. "
-                + _conic(w, float(theta))
-                + ("" if h.min() < 0 < h.max() else " The curve does not cross the window."))
+        crosses = h.min() < 0 < h.max()  # on the grid of the shading
+        head = (f"A plot of the input plane cut by the curve "
+                f"{_equation(w, float(theta))}, the boundary of {unit}; shaded blue "
+                "where the unit fires, orange "
+                f"elsewhere. {_conic(w, float(theta))}"
+                + ("" if crosses else " The curve does not cross the window."))
     else:
         head = (f"A plot of the input plane for {unit}, all its weights 0 and θ = "
                 f"{num(theta)}: there is no boundary, the unit "
@@ -210,11 +214,11 @@ def _conic(w: np.ndarray, theta: float) -> str:
 
 
 def _verdict(w: np.ndarray, theta: float, X: np.ndarray, y: np.ndarray) -> str:
-    """Where the unit fires among the patterns, and how many are on their label's side."""
+    """Where the unit fires on the patterns, and how many lie on their label's side."""
     h = w[0] * X[:, 0] + w[1] * X[:, 1] + w[2] * X[:, 0] * X[:, 1] - theta
     fires, wrong = h > 0, int(np.count_nonzero(y * h <= 0))  # on the curve: a mistake
     if fires.all() or not fires.any():
-        where = f"It fires at {'all' if fires.all() else 'none'} of the {len(X)} patterns"
+        where = f"It fires at {'all' if fires.all() else 'none'} of the {len(X)} points"
     elif len(X) <= 6:
         where = (f"It fires at {join(point(x) for x in X[fires])}, "
                  f"not at {join(point(x) for x in X[~fires])}")
@@ -223,4 +227,5 @@ def _verdict(w: np.ndarray, theta: float, X: np.ndarray, y: np.ndarray) -> str:
     if wrong == 0:
         return f"{where}: all {len(X)} lie on the side of their label."
     verb = "is" if wrong == 1 else "are"
-    return f"{where}: {wrong} of the {len(X)} {verb} on the wrong side of it or on it."
+    return (f"{where}: {wrong} of the {len(X)} {verb} on the wrong side of the curve"
+            " or on it.")

@@ -83,16 +83,17 @@ def plot_glyphs(images: Mapping[str, ArrayLike], w: ArrayLike, theta: float) -> 
         ax.set_title(f"{name}\nw.x = {x @ w:+.0f}, f = {out:+d}", fontsize=8)
     axes[0].set_ylabel("pixel row")
     # Semicolons between the images: a name may hold a comma ("T, one pixel off").
+    named = list(zip(arrays, X @ w, outputs, strict=True))
     answers = {
-        sign: "; ".join(f"{name} (w.x = {num(x @ w)})"
-                        for name, x, out in zip(arrays, X, outputs, strict=True) if out == sign)
+        sign: "; ".join(f"{name} (w.x = {num(v)})" for name, v, out in named
+                        if out == sign)
         or "no image"
         for sign in (1, -1)
     }
     kind = "black-and-white" if np.isin(X, (0.0, 1.0)).all() else "grey-scale"
     fig.alt_text = (
-        f"{panels(len(arrays))} of {rows} by {cols} pixel {kind} images, each titled with "
-        f"w.x and the output f of one threshold unit with θ = {num(theta)}. "
+        f"{panels(len(arrays))} of {rows} by {cols} pixel {kind} images, each titled "
+        f"with w.x and the output f of one threshold unit with θ = {num(theta)}. "
         f"It answers +1 for: {answers[1]}. It answers -1 for: {answers[-1]}.")
     return fig
 
@@ -135,22 +136,23 @@ def plot_threshold_shifts(w: ArrayLike, thetas: Sequence[float]) -> Figure:
     ax.set_title(fr"one {length}$\mathbf{{w}}$, {len(thetas)} thresholds", fontsize=10)
     legend(ax, loc="lower right")
     norm = float(np.linalg.norm(w))
-    # The line w.x = theta meets the square window [-a, a]^2 iff |theta| <= a (|w1| + |w2|).
+    # The line w.x = theta meets the window [-a, a]^2 iff |theta| <= a (|w1| + |w2|).
     half = float(ax.get_xlim()[1])
     outside = [th for th in thetas if abs(th) > half * float(np.abs(w).sum())]
     if norm == 0.0:
         where = "w is the zero vector, so no line is drawn."
     else:
         where = (f"Each line lies at signed distance θ/‖w‖ from the origin, here "
-                 f"{join(num(th / norm) for th in thetas)}: the larger θ, the further the "
-                 "line is shifted in the direction of w.")
+                 f"{join(num(th / norm) for th in thetas)}: the larger θ, the further "
+                 "the line is shifted in the direction of w.")
         if outside:
-            lines = "line for θ = {} lies" if len(outside) == 1 else "lines for θ = {} lie"
-            where += f" The {lines.format(join(num(th) for th in outside))} outside the window."
+            which = join(num(th) for th in outside)
+            where += (f" The line for θ = {which} lies" if len(outside) == 1
+                      else f" The lines for θ = {which} lie") + " outside the window."
     fig.alt_text = (
-        f"A plot of the decision lines w.x = θ of one weight vector w = {point(w)}, with "
-        f"‖w‖ = {num(norm)}, for θ = {join(num(th) for th in thetas)}, one line style "
-        f"each, and an arrow along w. {where}")
+        f"A plot of the decision lines w.x = θ of one weight vector w = {point(w)}, "
+        f"with ‖w‖ = {num(norm)}, for θ = {join(num(th) for th in thetas)}, one line "
+        f"style each, and an arrow along w. {where}")
     return fig
 
 
@@ -214,14 +216,15 @@ def plot_reflection(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     elif mistakes == 0:
         verdict = "every pattern lies on the side of its label"
     else:
-        verdict = (f"{mistakes} of the {count(P, 'pattern')} lie on the wrong side of the "
-                   "line or on it (y w.x ≤ 0)")
-    moved = (f", the {n_neg} labelled -1 flipped through the origin (dotted segments join old "
-             "and new places)" if n_neg else ": no pattern is labelled -1, so none moves")
+        verdict = (f"{mistakes} of the {count(P, 'pattern')} lie on the wrong side of "
+                   "the line or on it (y w.x ≤ 0)")
+    moved = (f", the {n_neg} labelled -1 flipped through the origin (dotted segments "
+             "join old and new places)" if n_neg
+             else ": no pattern is labelled -1, so none moves")
     share = f"all {P}" if ahead == P else f"{ahead} of the {P}"
     fig.alt_text = (
-        f"Two panels. Left: {count(P, 'pattern')}, {P - n_neg} labelled +1 (blue circles) "
-        f"and {n_neg} labelled -1 (orange squares), and the line w.x = 0 with an arrow along "
-        f"w; {verdict}. Right: the reflected patterns y x{moved}; {share} lie strictly on "
-        "the side w points to.")
+        f"Two panels. Left: {count(P, 'pattern')}, {P - n_neg} labelled +1 (blue "
+        f"circles) and {n_neg} labelled -1 (orange squares), and the line w.x = 0 with "
+        f"an arrow along w; {verdict}. Right: the reflected patterns y x{moved}; "
+        f"{share} lie strictly on the side w points to.")
     return fig
