@@ -177,7 +177,8 @@ def _describe_steps(
             "after it, with its line.")
     out = int(np.count_nonzero(np.abs(X).max(axis=1) > half))
     if out:
-        text += f" {out} patterns lie outside the zoomed window."
+        verb = "lies" if out == 1 else "lie"
+        text += f" {count(out, 'pattern')} {verb} outside the zoomed window."
     angles = [("none (w = 0)" if np.isnan(before) else first)
               + f" to {after:.1f}° at update {k}" for k, before, after, first in turns]
     text += " The angle between w and u: " + join(angles, ", ")
