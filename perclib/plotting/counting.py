@@ -94,8 +94,9 @@ def draw_two_way(old: ArrayLike, new: ArrayLike, both: ArrayLike, *, lim: float 
                  "labels, so turning it slightly puts the new point on either side: "
                  f"{'the' if one else 'each'} labelling extends both ways.")
     else:
-        bad = join(str(i + 1) for i in np.flatnonzero(~split))
-        text += f" The line does not separate the labels in panel {bad}."
+        bad = [str(i + 1) for i in np.flatnonzero(~split)]
+        which = "panel" if len(bad) == 1 else "panels"
+        text += f" The line does not separate the labels in {which} {join(bad)}."
     fig.alt_text = text
     return fig
 
