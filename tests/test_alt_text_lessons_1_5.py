@@ -54,7 +54,7 @@ def _described(fig) -> str:
     text = repr(fig)
     assert text == fig.alt_text and text.startswith(OPENINGS), text[:60]
     assert "$" not in text and "\\" not in text, "read aloud, not typeset"
-    assert not re.search(r"\d[eE][+-]\d", text), "numbers written out, no exponent"
+    assert not re.search(r"\d[eE][+-]?\d", text), "numbers written out, no exponent"
     assert not re.search(r"-0\b(?!\.)|\bnan\b", text, re.IGNORECASE), "no -0, no NaN"
     assert len(text) < 550, f"too long to listen to ({len(text)} characters)"
     return text
@@ -320,7 +320,8 @@ def test_proof_figure_reports_the_run_and_its_bound(seed):
     text = _described(proof_figure(novikoff_trace(perceptron(d.X, d.y), d.teacher)))
     assert f"over the run's {k} updates" in text
     chain = [k * gamma, w @ u, np.linalg.norm(w), math.sqrt(k) * R]
-    assert f"at k = {k}: " + " ≤ ".join(f"{v:.3g}" for v in chain) + "." in text
+    three = [f"{float(f'{v:.3g}'):g}" for v in chain]  # 3 significant digits, no "e"
+    assert f"at k = {k}: " + " ≤ ".join(three) + "." in text
     cos = (w @ u) / np.linalg.norm(w)
     assert f"to {cos:.2f} at k = {k}" in text
     assert f"R²/γ² = {float(f'{R**2 / gamma**2:.4g}'):g}" in text
@@ -346,3 +347,26 @@ def test_every_stored_figure_of_the_lesson_is_described(lesson):
         text = "".join(data.get("text/plain", ""))
         assert not text.startswith(("<CourseFigure", "<Figure")), (lesson, text)
         assert len(text.split()) >= 15, (lesson, text)
+
+
+# A change of units ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1e12])
+def test_a_change_of_units_changes_no_count_and_no_angle(scale):
+    d = teacher_data(12, 2, margin=0.2, rng=5)
+    w = np.array([1.0, 0.3])
+    assert _described(plot_reflection(scale * d.X, d.y, w)) == _described(
+        plot_reflection(d.X, d.y, w))
+    shifts = _described(plot_threshold_shifts([3 * scale, 4 * scale], [0.0, 5 * scale]))
+    assert "w = (3 × 10" in shifts and "here 0 and 1:" in shifts
+    steps = [_described(learning_steps_figure(s * d.X, d.y, d.teacher, [2, 3]))
+             for s in (1.0, scale)]
+    assert steps[0].split("The angle")[1] == steps[1].split("The angle")[1]
+    traces = [novikoff_trace(perceptron(s * d.X, d.y), d.teacher) for s in (1.0, scale)]
+    proofs = [_described(proof_figure(trace)) for trace in traces]
+    assert proofs[0].split("Right")[1] == proofs[1].split("Right")[1]
+    old = np.array([[1.5, 0.4], [0.3, 1.8], [-1.6, -0.2], [0.6, -1.7], [1.7, -0.9]])
+    both = extension_split(old, [1.2, 1.2]).both
+    two_way = _described(draw_two_way(scale * old, [1.2 * scale, 1.2 * scale], both))
+    assert "each labelling extends both ways" in two_way

@@ -260,7 +260,7 @@ def _describe_proof(trace: NovikoffTrace) -> str:
     held = "at every update" if trace.holds() else "not at every update (rounding)"
     text = (f"Two panels. Left: the four lengths of Novikoff's proof over the run's "
             f"{count(n, 'update')}, in the order {step} ≤ u.w_k ≤ ‖w_k‖ ≤ {top} {held}; "
-            f"at k = {n}: {' ≤ '.join(f'{v:.3g}' for v in chain)}.")
+            f"at k = {n}: {' ≤ '.join(num(v) for v in chain)}.")
     if n >= 1:
         cos = trace.cos[1:]
         first, last, top = (f"{c:.2f}" for c in (cos[0], cos[-1], cos.max()))
