@@ -281,7 +281,7 @@ def test_learning_steps_give_the_angles_of_the_run():
     ks = [1, 2, 3]
     text = _described(learning_steps_figure(d.X, d.y, d.teacher, ks))
     assert (
-        text.startswith("Three panels: updates 1, 2 and 3") and "on 30 patterns" in text
+        text.startswith("Three panels: updates 1, 2 and 3") and "on 30 labelled patterns" in text
     )
     u = d.teacher
     assert f"none (w = 0) to {_degrees(weights[1], u):.1f}° at update 1" in text
@@ -362,7 +362,7 @@ def test_a_change_of_units_changes_no_count_and_no_angle(scale):
     assert "w = (3 × 10" in shifts and "here 0 and 1:" in shifts
     steps = [_described(learning_steps_figure(s * d.X, d.y, d.teacher, [2, 3]))
              for s in (1.0, scale)]
-    assert steps[0].split("The angle")[1] == steps[1].split("The angle")[1]
+    assert steps[0].split("Angle between")[1] == steps[1].split("Angle between")[1]
     traces = [novikoff_trace(perceptron(s * d.X, d.y), d.teacher) for s in (1.0, scale)]
     proofs = [_described(proof_figure(trace)) for trace in traces]
     assert proofs[0].split("Right")[1] == proofs[1].split("Right")[1]

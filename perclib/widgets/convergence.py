@@ -171,17 +171,16 @@ def _describe_steps(
     ks = [k for k, *_ in turns]
     which = "update" if len(ks) == 1 else "updates"
     text = (f"{panels(len(ks))}: {which} {join(str(k) for k in ks)} of a perceptron "
-            f"run (from w = 0, η = {num(eta)}) on {len(X)} patterns in the plane, blue "
-            "circles +1, orange squares -1. Each: the separator u, the ringed pattern "
-            "behind the update, w before it, the correction η y x from its tip and w "
-            "after it, with its line.")
+            f"run from w = 0 (η = {num(eta)}) on {len(X)} labelled patterns in the "
+            "plane. Each shows the separator u, the ringed pattern behind the update, w before "
+            "it, the correction η y x from its tip and w after it with its line.")
     out = int(np.count_nonzero(np.abs(X).max(axis=1) > half))
     if out:
         verb = "lies" if out == 1 else "lie"
         text += f" {count(out, 'pattern')} {verb} outside the zoomed window."
     angles = [("none (w = 0)" if np.isnan(before) else first)
               + f" to {after:.1f}° at update {k}" for k, before, after, first in turns]
-    text += " The angle between w and u: " + join(angles, ", ")
+    text += " Angle between w and u: " + join(angles, ", ")
     away = [k for k, before, after, _ in turns if after > before]  # NaN: never away
     if away:
         text += "; so an update can also turn w away from u."
