@@ -280,9 +280,8 @@ def test_learning_steps_give_the_angles_of_the_run():
     weights, _ = _perceptron_loop(d.X, d.y)
     ks = [1, 2, 3]
     text = _described(learning_steps_figure(d.X, d.y, d.teacher, ks))
-    assert (
-        text.startswith("Three panels: updates 1, 2 and 3") and "on 30 labelled patterns" in text
-    )
+    assert text.startswith("Three panels: updates 1, 2 and 3")
+    assert "on 30 labelled patterns" in text
     u = d.teacher
     assert f"none (w = 0) to {_degrees(weights[1], u):.1f}° at update 1" in text
     for k in ks[1:]:
