@@ -173,7 +173,8 @@ def _describe_steps(
     text = (f"{panels(len(ks))}: {which} {join(str(k) for k in ks)} of a perceptron "
             f"run from w = 0 (η = {num(eta)}) on {len(X)} labelled patterns in the "
             "plane. Each shows the separator u, the ringed pattern behind the update, "
-            "w before it, the correction η y x from its tip and w after it with its line.")
+            "w before it, the correction η y x from its tip and w after it with its "
+            "line.")
     out = int(np.count_nonzero(np.abs(X).max(axis=1) > half))
     if out:
         verb = "lies" if out == 1 else "lie"
