@@ -159,13 +159,13 @@ def learning_steps_figure(
         turns.append((k, before, after, first))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8)
-    fig.alt_text = _describe_steps(turns, X, y, eta, limits[1])
+    fig.alt_text = _describe_steps(turns, X, eta, limits[1])
     return fig
 
 
 def _describe_steps(
-    turns: list[tuple[int, float, float, str]], X: NDArray[np.float64],
-    y: NDArray[np.float64], eta: float, half: float,
+    turns: list[tuple[int, float, float, str]], X: NDArray[np.float64], eta: float,
+    half: float,
 ) -> str:
     """The steps of :func:`learning_steps_figure` in words: the angles to ``u``."""
     ks = [k for k, *_ in turns]
@@ -257,14 +257,14 @@ def _describe_proof(trace: NovikoffTrace) -> str:
     top = "√k R" if trace.eta == 1 else "√k η R"
     chain = [trace.lower[-1], trace.overlap[-1], np.sqrt(trace.norm2[-1]),
              np.sqrt(trace.upper[-1])]
-    held = "at every update" if trace.holds() else "not at every update (rounding)"
+    held = "at every update" if trace.holds() else "(the order fails at some update)"
     text = (f"Two panels. Left: the four lengths of Novikoff's proof over the run's "
             f"{count(n, 'update')}, in the order {step} ≤ u.w_k ≤ ‖w_k‖ ≤ {top} {held}; "
             f"at k = {n}: {' ≤ '.join(num(v) for v in chain)}.")
     if n >= 1:
         cos = trace.cos[1:]
-        first, last, top = (f"{c:.2f}" for c in (cos[0], cos[-1], cos.max()))
-        most = "" if top in (first, last) else f", at most {top}"
+        first, last, peak = (f"{c:.2f}" for c in (cos[0], cos[-1], cos.max()))
+        most = "" if peak in (first, last) else f", at most {peak}"
         text += (" Right, k on a log scale: the cosine of the angle between u and w_k, "
                  f"from {first} at k = 1 to {last} at k = {n}{most}, under the ceiling "
                  "1, and its guaranteed floor √k γ/R, which reaches 1 at k = R²/γ² = "
