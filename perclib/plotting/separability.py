@@ -177,8 +177,7 @@ def plot_feature_boundary(
         crosses = h.min() < 0 < h.max()  # on the grid of the shading
         head = (f"A plot of the input plane cut by the curve "
                 f"{_equation(w, float(theta))}, the boundary of {unit}; shaded blue "
-                "where the unit fires, orange "
-                f"elsewhere. {_conic(w, float(theta))}"
+                f"where the unit fires, orange elsewhere. {_conic(w, float(theta))}"
                 + ("" if crosses else " The curve does not cross the window."))
     else:
         head = (f"A plot of the input plane for {unit}, all its weights 0 and θ = "
