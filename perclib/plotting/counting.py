@@ -20,6 +20,7 @@ from perclib.plotting import (
     plot_patterns,
     setup_plane,
 )
+from perclib.plotting._words import count, join, num, panels, point
 
 __all__ = ["draw_capacity_curves", "draw_two_way"]
 
@@ -47,6 +48,9 @@ def draw_two_way(old: ArrayLike, new: ArrayLike, both: ArrayLike, *, lim: float 
     Returns
     -------
     Figure
+        With a description of what it shows as its ``repr`` (the figure's alt text):
+        the points, the labellings and whether the line through the origin and the
+        new point separates each of them.
 
     Examples
     --------
@@ -54,6 +58,8 @@ def draw_two_way(old: ArrayLike, new: ArrayLike, both: ArrayLike, *, lim: float 
     >>> fig = draw_two_way(old, [1.0, 1.0], [[-1, 1, 1], [1, -1, -1]])
     >>> len(fig.axes)
     2
+    >>> "The second is the first with every label flipped" in repr(fig)
+    True
     """
     X = as_plane_points(old, "old")
     x_new = np.asarray(new, dtype=float).ravel()
@@ -75,6 +81,23 @@ def draw_two_way(old: ArrayLike, new: ArrayLike, both: ArrayLike, *, lim: float 
         ax.set_ylabel("$x_2$")
         ax.set_title(f"two-way dichotomy {number} of {len(Y)}", fontsize=9)
     legend(axes[0], loc="upper left")
+    side = Y * (X @ normal)  # which side of the line each old point is on, by its label
+    split = (side > 0).all(axis=1) | (side < 0).all(axis=1)
+    text = (f"{panels(len(Y))}: {count(len(Y), 'labelling')} of {len(X)} old points "
+            "(blue circles +1, orange squares -1), a new point at "
+            f"{point(x_new)} drawn as a star, and the line through the origin and it.")
+    if len(Y) == 2 and np.array_equal(Y[1], -Y[0]):
+        text += " The second is the first with every label flipped."
+    if split.all():
+        one = len(Y) == 1
+        text += (f" In {'the' if one else 'every'} panel that line separates the two "
+                 "labels, so turning it slightly puts the new point on either side: "
+                 f"{'the' if one else 'each'} labelling extends both ways.")
+    else:
+        bad = [str(i + 1) for i in np.flatnonzero(~split)]
+        which = "panel" if len(bad) == 1 else "panels"
+        text += f" The line does not separate the labels in {which} {join(bad)}."
+    fig.alt_text = text
     return fig
 
 
@@ -91,12 +114,16 @@ def draw_capacity_curves(Ns: Sequence[int] = (5, 20, 100, 500), *, max_load: int
     Returns
     -------
     Figure
+        With a description of what it shows as its ``repr`` (the figure's alt text):
+        where the curves are 1, where they reach 1/2 and how steeply they fall.
 
     Examples
     --------
     >>> fig = draw_capacity_curves((2, 10))
     >>> len(fig.axes[0].get_lines())  # two curves and the two guide lines
     4
+    >>> "Every curve is 1 up to α = 1 and reaches 1/2 at α = 2" in repr(fig)
+    True
     """
     Ns = [int(n) for n in Ns]
     if not 1 <= len(Ns) <= len(_STYLES) or min(Ns) < 1:
@@ -104,12 +131,46 @@ def draw_capacity_curves(Ns: Sequence[int] = (5, 20, 100, 500), *, max_load: int
     if int(max_load) < 1:
         raise ValueError(f"max_load must be at least 1, got {max_load!r}")
     fig, (ax,) = new_figure(width=5.6, height=3.6)
+    curves = []
     for n, style in zip(Ns, _STYLES[len(_STYLES) - len(Ns):], strict=True):
         alpha, frac = capacity_curve(n, int(max_load) * n)
+        curves.append((n, alpha, frac))
         ax.plot(alpha, frac, style, color=POSITIVE_COLOR, lw=1.5, label=f"N = {n}")
     ax.axvline(2, color=MARGIN_COLOR, lw=0.8)
     ax.axhline(0.5, color=MARGIN_COLOR, lw=0.8)
     ax.set_xlabel(r"load $\alpha = P/N$")
     ax.set_ylabel(r"separable fraction $C(P,N)/2^P$")
     legend(ax)
+    fig.alt_text = _describe_capacity(curves, int(max_load))
     return fig
+
+
+def _describe_capacity(
+    curves: list[tuple[int, np.ndarray, np.ndarray]], max_load: int
+) -> str:
+    """The capacity curves in words, from the values drawn."""
+    text = ("A plot of the separable fraction C(P, N)/2^P, the share of labellings of P "
+            "points in general position realised by a plane through the origin, against "
+            f"the load α = P/N (up to {max_load}) for N = "
+            f"{join(str(n) for n, _, _ in curves)}.")
+    ones = all(np.all(f[a <= 1] == 1.0) for _, a, f in curves)
+    # The first load at which each curve is down to 1/2 (none if it never gets there).
+    halves = {float(a[np.argmax(f <= 0.5)]) if np.any(f <= 0.5) else None
+              for _, a, f in curves}
+    facts = ["is 1 up to α = 1"] if ones else []
+    if len(halves) == 1 and None not in halves:
+        facts.append(f"reaches 1/2 at α = {num(halves.pop())}")
+    if facts:
+        text += f" {'Every' if len(curves) > 1 else 'The'} curve {' and '.join(facts)}."
+    if max_load >= 2.5:
+        at = [(n, *np.interp([1.5, 2.5], a, f)) for n, a, f in sorted(curves)]
+        (n0, lo0, hi0), (n1, lo1, hi1) = at[0], at[-1]
+        if len(at) == 1:
+            text += f" At α = 1.5 the fraction is {lo0:.2f}; at α = 2.5, {hi0:.2f}."
+        else:
+            text += (f" At α = 1.5 the fraction is {lo0:.2f} for N = {n0} and {lo1:.2f} "
+                     f"for N = {n1}; at α = 2.5, {hi0:.2f} and {hi1:.2f}")
+            before, after = [v[1] for v in at], [v[2] for v in at]
+            steeper = before == sorted(before) and after == sorted(after, reverse=True)
+            text += ": the larger N, the sharper the step." if steeper else "."
+    return text

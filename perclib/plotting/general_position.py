@@ -15,6 +15,7 @@ from numpy.typing import ArrayLike
 
 from perclib._validation import as_plane_points
 from perclib.plotting import HIGHLIGHT_COLOR, new_figure, setup_plane
+from perclib.plotting._words import count, join, panels, point
 
 _POINT_COLOR = "#333333"
 
@@ -89,6 +90,8 @@ def plot_collinear_triples(
     Returns
     -------
     Figure
+        With a description of what it shows as its ``repr`` (the figure's alt text):
+        for each set, its points, triples and the lines that carry them.
 
     Examples
     --------
@@ -96,6 +99,8 @@ def plot_collinear_triples(
     >>> fig = plot_collinear_triples(pts, {"three on a line": [(0, 1, 2)]})
     >>> fig.axes[0].get_title()
     'three on a line: 1 collinear triple'
+    >>> "on 1 line: one through (0, 0), (1, 1) and (2, 2)" in repr(fig)
+    True
     """
     if not isinstance(point_sets, Mapping) or not isinstance(triples, Mapping):
         raise TypeError("point_sets and triples must be mappings from a panel title")
@@ -108,4 +113,49 @@ def plot_collinear_triples(
         n = len(triples[name])
         label = f"{name}: {n} collinear triple" + ("" if n == 1 else "s")
         draw_collinear_triples(ax, X, triples[name], title=label)
+    fig.alt_text = (
+        f"{panels(len(point_sets))} of points in the plane, with a dashed segment "
+        "through each collinear triple. "
+        + " ".join(_describe_set(name, as_plane_points(X), triples[name])
+                   for name, X in point_sets.items()))
     return fig
+
+
+def _describe_set(name: str, X: np.ndarray, triples: Sequence[Sequence[int]]) -> str:
+    """One point set in a sentence: its points, triples and the lines that carry them."""
+    spots, where, repeats = np.unique(X, axis=0, return_inverse=True, return_counts=True)
+    where = where.ravel()
+    # Two collinear triples that share two distinct positions lie on one line: merge
+    # them. A triple through a doubled position lies on no line of its own.
+    lines: list[set[int]] = []
+    degenerate = 0
+    for triple in triples:
+        merged = {int(where[int(i)]) for i in triple}
+        if len(merged) < 3:
+            degenerate += 1
+            continue
+        for other in [line for line in lines if len(line & merged) >= 2]:
+            lines.remove(other)
+            merged |= other
+        lines.append(merged)
+    text = f"{name}: {count(len(X), 'point')}, {count(len(triples), 'collinear triple')}"
+    parts = []
+    if lines and len(lines) <= 3 and all(len(line) <= 5 for line in lines):
+        # spots are sorted by x1, then x2: each line's points in order along it
+        through = ["one through " + join(point(spots[i]) for i in sorted(line))
+                   for line in lines]
+        parts.append(f"on {count(len(lines), 'line')}: " + "; ".join(through))
+    elif lines:
+        longest = max(len(line) for line in lines)
+        parts.append(f"on {count(len(lines), 'line')}, the longest through {longest} "
+                     "points")
+    if degenerate:
+        parts.append(f"{degenerate} through a position given more than once")
+    text += (", so no segment" if not triples else ", " + "; ".join(parts))
+    doubled = repeats[repeats > 1]
+    if doubled.size:
+        marks = join(f"×{n}" for n in sorted(set(doubled.tolist())))
+        verb = "holds" if doubled.size == 1 else "hold"
+        text += (f"; {count(doubled.size, 'position')} {verb} more than one point "
+                 f"(marked {marks})")
+    return text + "."

@@ -26,6 +26,7 @@ from perclib.plotting import (
     plot_patterns,
     setup_plane,
 )
+from perclib.plotting._words import join, num, panels, point
 
 #: Short names of the two-input functions the lesson draws (numbering of
 #: :func:`perclib.boolean_function`: bit ``i`` of ``k`` is the output on row ``i``
@@ -48,7 +49,9 @@ def plot_two_input_functions(functions: Sequence[int] = (8, 14, 6, 9)) -> Figure
     Returns
     -------
     Figure
-        The figure, one row of panels.
+        The figure, one row of panels, with a description of what it shows as its
+        ``repr`` (the figure's alt text): for each function, where it outputs +1 and
+        whether a line separates it.
 
     Raises
     ------
@@ -60,6 +63,8 @@ def plot_two_input_functions(functions: Sequence[int] = (8, 14, 6, 9)) -> Figure
     >>> fig = plot_two_input_functions((8, 6))
     >>> [ax.get_title() for ax in fig.axes]
     ['8: AND', '6: XOR (no line)']
+    >>> "No separating line: 6 XOR, +1 at (0, 1) and (1, 0)" in repr(fig)
+    True
     """
     ks = [int(k) for k in functions]
     if not 1 <= len(ks) <= 4:
@@ -68,6 +73,7 @@ def plot_two_input_functions(functions: Sequence[int] = (8, 14, 6, 9)) -> Figure
         raise ValueError(f"functions: numbers must lie in range(16), got {ks}")
     cube = boolean_cube(2)
     fig, axes = new_figure(len(ks), width=2.25, height=2.6)
+    groups: dict[str, list[str]] = {"constant": [], "line": [], "none": []}
     for k, ax in zip(ks, axes, strict=True):
         labels = boolean_function(2, k)
         setup_plane(ax, (-0.5, 1.5, -0.5, 1.5))
@@ -75,18 +81,37 @@ def plot_two_input_functions(functions: Sequence[int] = (8, 14, 6, 9)) -> Figure
         ax.set_yticks([0, 1])
         plot_patterns(ax, cube, labels, size=55, label=False)
         name = f"{k}: {_SHORT_NAMES.get(k, 'function')}"
+        said = f"{k} {_SHORT_NAMES[k]}" if k in _SHORT_NAMES else f"function {k}"
         if np.all(labels == labels[0]):
             ax.set_title(f"{name} (line outside)")
+            groups["constant"].append(f"{said}, {labels[0]:+.0f} on every corner")
             continue
+        said += ", +1 " + ("only " if np.count_nonzero(labels > 0) == 1 else "")
+        said += "at " + join(point(c, 1) for c in cube[labels > 0])
         if is_separable(cube, labels, threshold=True):
             result = max_margin(cube, labels, threshold=True)
             decision_line(ax, result.w, -result.b)
             ax.set_title(name)
+            groups["line"].append(said)
         else:  # two corners per label on crossing diagonals: draw both segments
+            groups["none"].append(said)
             for sign, colour in ((1, POSITIVE_COLOR), (-1, NEGATIVE_COLOR)):
                 ends = cube[labels == sign]
                 ax.plot(ends[:, 0], ends[:, 1], color=colour, lw=1.4, ls="--", zorder=2)
             ax.set_title(f"{name} (no line)", color=NORMAL_COLOR)
+    parts = [f"{panels(len(ks))}, one per Boolean function of two inputs, on the "
+             "corners of the unit square (blue circle: output +1, orange square: -1)."]
+    if groups["constant"]:
+        parts.append("Constant, no line drawn: "
+                     + "; ".join(groups["constant"]) + ".")
+    if groups["line"]:
+        parts.append("With a maximum-margin separating line: "
+                     + "; ".join(groups["line"]) + ".")
+    if groups["none"]:
+        # In the plane only XOR and XNOR are not separable: their diagonals cross.
+        parts.append("No separating line: " + "; ".join(groups["none"])
+                     + "; dashed lines join equal outputs and cross.")
+    fig.alt_text = " ".join(parts)
     return fig
 
 
@@ -112,7 +137,9 @@ def plot_feature_boundary(
     Returns
     -------
     Figure
-        A one-panel figure.
+        A one-panel figure, with a description of what it shows as its ``repr`` (the
+        figure's alt text): the boundary's equation and shape, where the unit fires and
+        how many patterns lie on the side of their label.
 
     Raises
     ------
@@ -124,6 +151,9 @@ def plot_feature_boundary(
     >>> fig = plot_feature_boundary([1, 1, -2], 0.5, [[0, 0], [1, 1]], [-1, -1])
     >>> len(fig.axes)
     1
+    >>> text = repr(fig)
+    >>> "x1 + x2 - 2 x1 x2 = 0.5" in text, "lines, x1 = 0.5 and x2 = 0.5" in text
+    (True, True)
     """
     w = np.asarray(w, dtype=float)
     if w.shape != (3,) or not np.all(np.isfinite(w)):
@@ -142,4 +172,59 @@ def plot_feature_boundary(
     if title:
         ax.set_title(title)
     legend(ax)
+    unit = "a unit on the features x1, x2 and x1 x2"
+    if np.any(w):
+        crosses = h.min() < 0 < h.max()  # on the grid of the shading
+        head = (f"A plot of the input plane cut by the curve "
+                f"{_equation(w, float(theta))}, the boundary of {unit}; shaded blue "
+                f"where the unit fires, orange elsewhere. {_conic(w, float(theta))}"
+                + ("" if crosses else " The curve does not cross the window."))
+    else:
+        head = (f"A plot of the input plane for {unit}, all its weights 0 and θ = "
+                f"{num(theta)}: there is no boundary, the unit "
+                + ("fires everywhere (blue)." if theta < 0 else "never fires (orange)."))
+    fig.alt_text = head + " " + _verdict(w, float(theta), X, np.asarray(y))
     return fig
+
+
+def _equation(w: np.ndarray, theta: float) -> str:
+    """``2 x1 + 2 x2 - 5 x1 x2 = 1``, read aloud (zero terms left out)."""
+    terms = ""
+    for c, var in zip(w, ("x1", "x2", "x1 x2"), strict=True):
+        if c == 0:
+            continue
+        size = "" if abs(c) == 1 else f"{num(abs(c))} "
+        sign = ("- " if c < 0 else "+ ") if terms else ("-" if c < 0 else "")
+        terms += f" {sign}{size}{var}" if terms else f"{sign}{size}{var}"
+    return f"{terms or '0'} = {num(theta)}"
+
+
+def _conic(w: np.ndarray, theta: float) -> str:
+    """The shape of ``w1 x1 + w2 x2 + w3 x1 x2 = theta`` in a sentence."""
+    w1, w2, w3 = (float(v) for v in w)
+    if w3 == 0.0:
+        return "Without the product term the curve is a straight line."
+    # w3 (x1 - a)(x2 - b) = theta + w1 w2 / w3 with a = -w2 / w3, b = -w1 / w3.
+    a, b, c = -w2 / w3, -w1 / w3, (theta + w1 * w2 / w3) / w3
+    if c == 0.0:
+        return f"It is a pair of crossing lines, x1 = {num(a)} and x2 = {num(b)}."
+    where = "lower left and upper right" if c > 0 else "upper left and lower right"
+    return f"It is a hyperbola centred at {point((a, b))}, branches {where} of it."
+
+
+def _verdict(w: np.ndarray, theta: float, X: np.ndarray, y: np.ndarray) -> str:
+    """Where the unit fires on the patterns, and how many lie on their label's side."""
+    h = w[0] * X[:, 0] + w[1] * X[:, 1] + w[2] * X[:, 0] * X[:, 1] - theta
+    fires, wrong = h > 0, int(np.count_nonzero(y * h <= 0))  # on the curve: a mistake
+    if fires.all() or not fires.any():
+        where = f"It fires at {'all' if fires.all() else 'none'} of the {len(X)} points"
+    elif len(X) <= 6:
+        where = (f"It fires at {join(point(x) for x in X[fires])}, "
+                 f"not at {join(point(x) for x in X[~fires])}")
+    else:
+        where = f"It fires at {np.count_nonzero(fires)} of the {len(X)} patterns"
+    if wrong == 0:
+        return f"{where}: all {len(X)} lie on the side of their label."
+    verb = "is" if wrong == 1 else "are"
+    return (f"{where}: {wrong} of the {len(X)} {verb} on the wrong side of the curve"
+            " or on it.")

@@ -30,6 +30,7 @@ from perclib.plotting import (
     plot_patterns,
     setup_plane,
 )
+from perclib.plotting._words import count, join, num, panels, point
 from perclib.units import reflect, threshold_unit
 
 _LINE_STYLES = ("--", "-", "-.", ":")
@@ -47,12 +48,20 @@ def plot_glyphs(images: Mapping[str, ArrayLike], w: ArrayLike, theta: float) -> 
     theta : float
         Threshold of the unit.
 
+    Returns
+    -------
+    Figure
+        With a description of what it shows as its ``repr`` (the figure's alt text):
+        which images the unit answers +1 and -1 to, with their ``w.x``.
+
     Examples
     --------
     >>> img = np.eye(3)
     >>> fig = plot_glyphs({"diagonal": img}, img.ravel() * 2 - 1, 2.5)
     >>> fig.axes[0].get_title().splitlines()[1]
     'w.x = +3, f = +1'
+    >>> "+1 for: diagonal (w.x = 3)" in repr(fig)
+    True
     """
     if not isinstance(images, Mapping) or len(images) == 0:
         raise TypeError("images must be a non-empty mapping of names to 2-D 0/1 arrays")
@@ -73,6 +82,19 @@ def plot_glyphs(images: Mapping[str, ArrayLike], w: ArrayLike, theta: float) -> 
         ax.set_xlabel("pixel column")
         ax.set_title(f"{name}\nw.x = {x @ w:+.0f}, f = {out:+d}", fontsize=8)
     axes[0].set_ylabel("pixel row")
+    # Semicolons between the images: a name may hold a comma ("T, one pixel off").
+    named = list(zip(arrays, X @ w, outputs, strict=True))
+    answers = {
+        sign: "; ".join(f"{name} (w.x = {num(v)})" for name, v, out in named
+                        if out == sign)
+        or "no image"
+        for sign in (1, -1)
+    }
+    kind = "black-and-white" if np.isin(X, (0.0, 1.0)).all() else "grey-scale"
+    fig.alt_text = (
+        f"{panels(len(arrays))} of {rows} by {cols} pixel {kind} images, each titled "
+        f"with w.x and the output f of one threshold unit with θ = {num(theta)}. "
+        f"It answers +1 for: {answers[1]}. It answers -1 for: {answers[-1]}.")
     return fig
 
 
@@ -87,11 +109,19 @@ def plot_threshold_shifts(w: ArrayLike, thetas: Sequence[float]) -> Figure:
     thetas : sequence of float
         Up to four thresholds, one line style each.
 
+    Returns
+    -------
+    Figure
+        With a description of what it shows as its ``repr`` (the figure's alt text):
+        ``w``, the thresholds and each line's distance ``theta / ||w||`` from the origin.
+
     Examples
     --------
     >>> fig = plot_threshold_shifts([0.6, 0.8], [-1.0, 0.0, 1.0, 2.0])
     >>> len(fig.axes[0].get_legend().get_texts())
     4
+    >>> "distance θ/‖w‖ from the origin, here -1, 0, 1 and 2" in repr(fig)
+    True
     """
     w = as_weights(w, 2)
     thetas = [as_real(t, "thetas") for t in thetas]
@@ -105,6 +135,24 @@ def plot_threshold_shifts(w: ArrayLike, thetas: Sequence[float]) -> Figure:
     length = "unit-length " if np.isclose(np.linalg.norm(w), 1.0) else ""
     ax.set_title(fr"one {length}$\mathbf{{w}}$, {len(thetas)} thresholds", fontsize=10)
     legend(ax, loc="lower right")
+    norm = float(np.linalg.norm(w))
+    # The line w.x = theta meets the window [-a, a]^2 iff |theta| <= a (|w1| + |w2|).
+    half = float(ax.get_xlim()[1])
+    outside = [th for th in thetas if abs(th) > half * float(np.abs(w).sum())]
+    if norm == 0.0:
+        where = "w is the zero vector, so no line is drawn."
+    else:
+        where = (f"Each line lies at signed distance θ/‖w‖ from the origin, here "
+                 f"{join(num(th / norm) for th in thetas)}: the larger θ, the further "
+                 "the line is shifted in the direction of w.")
+        if outside:
+            which = join(num(th) for th in outside)
+            where += (f" The line for θ = {which} lies" if len(outside) == 1
+                      else f" The lines for θ = {which} lie") + " outside the window."
+    fig.alt_text = (
+        f"A plot of the decision lines w.x = θ of one weight vector w = {point(w)}, "
+        f"with ‖w‖ = {num(norm)}, for θ = {join(num(th) for th in thetas)}, one line "
+        f"style each, and an arrow along w. {where}")
     return fig
 
 
@@ -124,10 +172,19 @@ def plot_reflection(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     w : array_like, shape (2,)
         A weight vector through the origin.
 
+    Returns
+    -------
+    Figure
+        With a description of what it shows as its ``repr`` (the figure's alt text):
+        the counts of each label, of mistakes (``y w.x <= 0``) and of reflected
+        patterns on the side ``w`` points to.
+
     Examples
     --------
     >>> fig = plot_reflection([[1.0, 0.5], [-1.0, 0.2]], [1, -1], [1.0, 0.0])
     >>> fig.axes[1].get_title().startswith("reflected")
+    True
+    >>> "all 2 lie strictly on the side w points to" in repr(fig)
     True
     """
     X = as_plane_points(X)
@@ -151,4 +208,23 @@ def plot_reflection(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
         right.plot([x[0], j[0]], [x[1], j[1]], color=NEGATIVE_COLOR, lw=0.6, ls=":")
     legend(left)
     legend(right, loc="lower left")
+    P, n_neg = len(X), int(np.count_nonzero(y < 0))
+    mistakes = int(np.count_nonzero(y * (X @ w) <= 0))
+    ahead = int(np.count_nonzero(J @ w > 0))  # counted on the reflected points drawn
+    if not np.any(w):
+        verdict = "w is zero: no line is drawn and every pattern is a mistake"
+    elif mistakes == 0:
+        verdict = "every pattern lies on the side of its label"
+    else:
+        verdict = (f"{mistakes} of the {count(P, 'pattern')} lie on the wrong side of "
+                   "the line or on it (y w.x ≤ 0)")
+    moved = (f", the {n_neg} labelled -1 flipped through the origin (dotted segments "
+             "join old and new places)" if n_neg
+             else ": no pattern is labelled -1, so none moves")
+    share = f"all {P}" if ahead == P else f"{ahead} of the {P}"
+    fig.alt_text = (
+        f"Two panels. Left: {count(P, 'pattern')}, {P - n_neg} labelled +1 (blue "
+        f"circles) and {n_neg} labelled -1 (orange squares), and the line w.x = 0 with "
+        f"an arrow along w; {verdict}. Right: the reflected patterns y x{moved}; "
+        f"{share} lie strictly on the side w points to.")
     return fig

@@ -47,6 +47,7 @@ from perclib.plotting import (
     update_margin_lines,
     update_patterns,
 )
+from perclib.plotting._words import count, join, num, panels
 from perclib.train import perceptron
 from perclib.widgets.base import SliderFigure
 
@@ -115,13 +116,16 @@ def learning_steps_figure(
     Each panel shows the patterns, the separator ``u`` (arrow and dashed line), the
     ringed pattern ``x`` behind update ``k``, ``w_{k-1}``, the correction ``eta y x`` drawn
     from the tip of ``w_{k-1}``, the new ``w_k`` and its decision line; the title gives
-    the angles of ``w_{k-1}`` and ``w_k`` to ``u``.
+    the angles of ``w_{k-1}`` and ``w_k`` to ``u``. The figure's ``repr`` (its alt text)
+    says how those angles change and which updates turn ``w`` away from ``u``.
 
     Examples
     --------
     >>> fig = learning_steps_figure([[1.0, 0.0], [0.0, 1.0]], [1, 1], [1.0, 1.0], [2])
     >>> fig.axes[0].get_title()
     'update 2: angle to $u$ 45.0° → 0.0°'
+    >>> "45.0° to 0.0° at update 2" in repr(fig)
+    True
     """
     X = as_patterns(X)
     if X.shape[1] != 2:
@@ -140,6 +144,7 @@ def learning_steps_figure(
     # Zoom on the vectors drawn (and the ringed patterns): patterns further out are cut.
     shown = np.vstack([W[ks - 1], W[ks], X[run.indices[ks - 1]]])
     limits = _plane_limits(1.15 * shown)
+    turns = []
     for ax, k in zip(axes, ks.tolist(), strict=True):
         setup_plane(ax, limits)
         plot_patterns(ax, X, y)
@@ -151,9 +156,41 @@ def learning_steps_figure(
         before, after = _angle(W[k - 1], trace.u), _angle(W[k], trace.u)
         first = "undefined" if np.isnan(before) else f"{before:.1f}°"
         ax.set_title(f"update {k}: angle to $u$ {first} → {after:.1f}°", fontsize=9)
+        turns.append((k, before, after, first))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=8)
+    fig.alt_text = _describe_steps(turns, X, eta, limits[1])
     return fig
+
+
+def _describe_steps(
+    turns: list[tuple[int, float, float, str]], X: NDArray[np.float64], eta: float,
+    half: float,
+) -> str:
+    """The steps of :func:`learning_steps_figure` in words: the angles to ``u``."""
+    ks = [k for k, *_ in turns]
+    which = "update" if len(ks) == 1 else "updates"
+    text = (f"{panels(len(ks))}: {which} {join(str(k) for k in ks)} of a perceptron "
+            f"run from w = 0 (η = {num(eta)}) on {len(X)} labelled patterns in the "
+            "plane. Each shows the separator u, the ringed pattern behind the update, "
+            "w before it, the correction η y x from its tip and w after it with its "
+            "line.")
+    out = int(np.count_nonzero(np.abs(X).max(axis=1) > half))
+    if out:
+        verb = "lies" if out == 1 else "lie"
+        text += f" {count(out, 'pattern')} {verb} outside the zoomed window."
+    angles = [("none (w = 0)" if np.isnan(before) else first)
+              + f" to {after:.1f}° at update {k}" for k, before, after, first in turns]
+    text += " Angle between w and u: " + join(angles, ", ")
+    away = [k for k, before, after, _ in turns if after > before]  # NaN: never away
+    if away:
+        text += "; so an update can also turn w away from u."
+    elif all(after < before for _, before, after, _ in turns):
+        text += "; this update turns" if len(ks) == 1 else "; each update turns"
+        text += " w towards u."
+    else:
+        text += "."
+    return text
 
 
 def proof_figure(trace: NovikoffTrace) -> Figure:
@@ -162,7 +199,8 @@ def proof_figure(trace: NovikoffTrace) -> Figure:
     Left: the chain ``k gamma <= u.w_k <= ||w_k|| <= sqrt(k) R`` update by update (times
     ``eta``). Right, on a log scale in ``k``: ``cos angle(u, w_k)``, its guaranteed lower
     bound ``sqrt(k) gamma / R`` and the ceiling 1, which the bound reaches at
-    ``k = R^2 / gamma^2``.
+    ``k = R^2 / gamma^2``. The figure's ``repr`` (its alt text) gives the chain's values
+    at the last update, the cosine's range and the run's length against the bound.
 
     Examples
     --------
@@ -170,6 +208,8 @@ def proof_figure(trace: NovikoffTrace) -> Figure:
     >>> fig = proof_figure(novikoff_trace(perceptron([[1.0, 0.0], [0.0, 1.0]], [1, 1]), [1.0, 1.0]))
     >>> [ax.get_title() for ax in fig.axes]
     ["the proof's chain, in order", 'the cosine: pushed up, capped at 1']
+    >>> "at k = 2: 1.41 ≤ 1.41 ≤ 1.41 ≤ 1.41" in repr(fig)
+    True
     """
     if not isinstance(trace, NovikoffTrace):
         raise TypeError(f"trace must be a NovikoffTrace, got {type(trace).__name__}")
@@ -206,7 +246,31 @@ def proof_figure(trace: NovikoffTrace) -> Figure:
                 va="bottom")
     bx.annotate("$k = R^2/\\gamma^2$", xy=(trace.bound, 1.45), xytext=(-4, 0), textcoords="offset points",
                 ha="right", va="center", color=ACCENT_COLOR, fontsize=size)
+    fig.alt_text = _describe_proof(trace)
     return fig
+
+
+def _describe_proof(trace: NovikoffTrace) -> str:
+    """The proof figure in words: the chain at the last update, the cosine, the bound."""
+    n = trace.n_updates
+    step = "k γ" if trace.eta == 1 else "k η γ"
+    top = "√k R" if trace.eta == 1 else "√k η R"
+    chain = [trace.lower[-1], trace.overlap[-1], np.sqrt(trace.norm2[-1]),
+             np.sqrt(trace.upper[-1])]
+    held = "at every update" if trace.holds() else "(the order fails at some update)"
+    text = (f"Two panels. Left: the four lengths of Novikoff's proof over the run's "
+            f"{count(n, 'update')}, in the order {step} ≤ u.w_k ≤ ‖w_k‖ ≤ {top} {held}; "
+            f"at k = {n}: {' ≤ '.join(num(v) for v in chain)}.")
+    if n >= 1:
+        cos = trace.cos[1:]
+        first, last, peak = (f"{c:.2f}" for c in (cos[0], cos[-1], cos.max()))
+        most = "" if peak in (first, last) else f", at most {peak}"
+        text += (" Right, k on a log scale: the cosine of the angle between u and w_k, "
+                 f"from {first} at k = 1 to {last} at k = {n}{most}, under the ceiling "
+                 "1, and its guaranteed floor √k γ/R, which reaches 1 at k = R²/γ² = "
+                 f"{num(trace.bound, 4)}. The run made {num(100 * n / trace.bound, 2)} "
+                 "% of that many updates.")
+    return text
 
 
 def stepper_data(seed: int = 20) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
