@@ -223,6 +223,23 @@ def test_every_image_has_alt_text(site_dir):
             assert "Figure size" not in img["alt"], (f.name, img["alt"])
 
 
+def test_still_curve_figures_have_their_data_tables(site_dir):
+    """Issue 43: the numbers behind a still curve figure, in a closed table under it."""
+    from perclib.plotting import FIGURE_DATA_MIME
+
+    for lesson in sorted((ROOT / "notebooks").glob("0[1-9]_*.ipynb")):
+        stored = [o["data"][FIGURE_DATA_MIME]
+                  for c in json.loads(lesson.read_text())["cells"]
+                  for o in c.get("outputs", []) if FIGURE_DATA_MIME in o.get("data", {})]
+        page = (site_dir / f"{lesson.stem}.html").read_text(encoding="utf-8")
+        shown = re.findall(r'<details class="pp-table" id="fd-[^"]*-table">.*?</details>',
+                           page, re.S)
+        assert len(shown) == len(stored), (lesson.stem, len(shown), len(stored))
+        for table, markup in zip(stored, shown, strict=True):
+            assert html.escape(table["caption"], quote=False) in markup
+            assert markup.count("<tr>") == len(table["rows"]) + 1
+
+
 def test_no_widgets_tracebacks_or_execution_counts(site_dir):
     for f in site_dir.glob("*.html"):
         text = f.read_text(encoding="utf-8")

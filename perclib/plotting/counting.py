@@ -142,6 +142,13 @@ def draw_capacity_curves(Ns: Sequence[int] = (5, 20, 100, 500), *, max_load: int
     ax.set_ylabel(r"separable fraction $C(P,N)/2^P$")
     legend(ax)
     fig.alt_text = _describe_capacity(curves, int(max_load))
+    # The numbers behind the curves, at loads a reader compares (the site's table).
+    loads = [a for a in (0.5, 1.0, 1.5, 1.75, 2.0, 2.25, 2.5, 3.0, 4.0) if a <= int(max_load)]
+    fig.set_data_table(
+        "The separable fraction C(P, N)/2^P at a few loads α = P/N, read off the curves "
+        "(between two whole P, on the straight piece drawn).",
+        ["load α", *(f"N = {n}" for n, _, _ in curves)],
+        [[f"{a:g}", *(f"{np.interp(a, al, f):.3f}" for _, al, f in curves)] for a in loads])
     return fig
 
 

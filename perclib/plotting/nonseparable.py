@@ -116,6 +116,14 @@ def draw_pocket_trace(trace_errors: ArrayLike, n_patterns: int) -> Figure:
     ax.legend(loc="upper right", fontsize=8)
     best = float(errors.min())
     first = int(np.argmax(errors == best))
+    # The table under the figure: the start, every update that sets a new fewest, the end.
+    record = np.minimum.accumulate(errors)
+    steps = sorted({0, errors.size - 1, *np.flatnonzero(np.diff(record) < 0) + 1})
+    fig.set_data_table(
+        f"Training errors (of {n_patterns}) at the start, at every update that sets a new "
+        "fewest, and at the last update.",
+        ["update k", "errors of the current weights", "fewest so far"],
+        [[f"{k:,}", f"{errors[k]:g}", f"{record[k]:g}"] for k in steps])
     hits = int(np.count_nonzero(errors == best))
     # Index k is the weight vector after update k; the start (k = 0) is often w = 0,
     # which errs on every pattern, so the range of the others is given apart.

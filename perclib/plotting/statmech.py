@@ -219,7 +219,28 @@ def plot_learning_curves(curves: Sequence[LearningCurve],
         ax.legend(handles=markers, loc="upper right", fontsize=8, title_fontsize=8,
                   title=f"simulation, N = {', '.join(map(str, sizes))}")
     fig.alt_text = _curves_alt(curves, a, theory_lines)
+    _learning_table(fig, curves, a)
     return fig
+
+
+def _learning_table(fig: Figure, curves: Sequence[LearningCurve], a: np.ndarray) -> None:
+    """The numbers behind the curves: at each simulated α (else every fifth α drawn),
+    each theory curve and each simulation's mean ± its standard error."""
+    loads = sorted({float(x) for c in curves for x in c.alpha}) or [float(x) for x in a[::5]]
+    at = np.asarray(loads)
+    theory = [hebb_generalization(at) if key == "hebb" else stored_or_computed(at, key)
+              for _, key, _, _ in THEORY_CURVES]
+    columns = ["α", *(f"theory: {name}" for name, _, _, _ in THEORY_CURVES),
+               *(f"simulated: {_RULE_NAMES[c.rule]}" for c in curves)]
+    rows = []
+    for k, x in enumerate(loads):
+        row = [f"{x:g}", *(f"{float(np.atleast_1d(t)[k]):.4f}" for t in theory)]
+        for c in curves:
+            hit = np.flatnonzero(np.isclose(c.alpha, x, rtol=1e-12, atol=0))
+            row.append(f"{c.mean[hit[0]]:.4f} ± {c.sem[hit[0]]:.4f}" if hit.size else "")
+        rows.append(row)
+    fig.set_data_table("The generalisation error ε at each α: the theory curves "
+                       "(N → ∞) and the simulated means ± their standard errors.", columns, rows)
 
 
 def _curves_alt(curves: Sequence[LearningCurve], a: np.ndarray, theory: list) -> str:

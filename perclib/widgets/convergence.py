@@ -247,7 +247,24 @@ def proof_figure(trace: NovikoffTrace) -> Figure:
     bx.annotate("$k = R^2/\\gamma^2$", xy=(trace.bound, 1.45), xytext=(-4, 0), textcoords="offset points",
                 ha="right", va="center", color=ACCENT_COLOR, fontsize=size)
     fig.alt_text = _describe_proof(trace)
+    _proof_table(fig, trace)
     return fig
+
+
+def _proof_table(fig: Figure, trace: NovikoffTrace) -> None:
+    """The chain of the proof, update by update (at most about 30 rows: a long run is
+    sampled on a logarithmic grid of k, its last update always kept)."""
+    last = len(trace.k) - 1
+    rows_at = range(last + 1) if last <= 30 else sorted(
+        {0, last, *np.unique(np.geomspace(1, last, 28).round().astype(int))})
+    fig.set_data_table(
+        "The four sides of the proof's chain at update k, and the cosine between u and w_k.",
+        ["update k", "k γ (lower bound)", "u · w_k", "‖w_k‖", "√k R (upper bound)",
+         "cos∠(u, w_k)"],
+        [[f"{int(trace.k[i])}", f"{trace.lower[i]:.4g}", f"{trace.overlap[i]:.4g}",
+          f"{np.sqrt(trace.norm2[i]):.4g}", f"{np.sqrt(trace.upper[i]):.4g}",
+          "none (w_k = 0)" if np.isnan(trace.cos[i]) else f"{trace.cos[i]:.4f}"]
+         for i in rows_at])
 
 
 def _describe_proof(trace: NovikoffTrace) -> str:
