@@ -170,7 +170,7 @@ def test_course_settings_are_installed_by_every_install():
     data_files = project["tool"]["setuptools"]["data-files"]
     # What the install puts into the environment: the Lab settings, the server extension
     # (save hook, nbgrader off for students), the page config hiding nbgrader's menus and
-    # the style-only extension; every listed file must exist in course-settings/.
+    # the front-end extension; every listed file must exist in course-settings/.
     expected = {
         "share/jupyter/lab/settings": ["overrides.json"],
         "etc/jupyter/jupyter_server_config.d": [

@@ -154,12 +154,15 @@ def test_instructor_command_writes_files_that_win(tmp_path):
 
 
 def test_style_extension_says_the_sentence_on_the_control_row():
-    """The style-only extension targets SliderFigure's row class and carries the sentence."""
+    """The extension's style targets SliderFigure's row class and carries the sentence;
+    its ./extension module is the one that names sliders and describes figures."""
     from perclib.widgets.base import ControlRow
 
     js = (SETTINGS / "labextension" / "static" / "remoteEntry.js").read_text()
     package = json.loads((SETTINGS / "labextension" / "package.json").read_text())
-    assert package["jupyterlab"]["_build"] == {"load": "static/remoteEntry.js", "style": "./style"}
+    assert package["jupyterlab"]["_build"] == {
+        "load": "static/remoteEntry.js", "extension": "./extension", "style": "./style"}
+    assert 'module === "./extension"' in js and "IRenderMimeRegistry" in js
     assert 'window._JUPYTERLAB["' + package["name"] + '"]' in js
     assert "perclib-controls" in ControlRow()._dom_classes
     assert ".perclib-controls.jupyter-widgets-disconnected::before" in js
