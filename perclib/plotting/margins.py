@@ -308,10 +308,10 @@ def _runs_table(fig: Figure, margin_runs: Mapping[float, LargeMarginResult],
     grid = np.unique(np.geomspace(1, last + 1, 22).round().astype(int) - 1)
     steps = sorted({0, *ends, *(int(k) for k in grid)})
 
-    def cell(values: NDArray[np.float64], k: int) -> str:
+    def cell(values: NDArray[np.float64], k: int, undefined: str = "none (w = 0)") -> str:
         if k >= values.size:
             return ""
-        return "none (w = 0)" if np.isnan(values[k]) else num(values[k])
+        return undefined if np.isnan(values[k]) else num(values[k])
 
     fig.set_data_table(
         "The margin of the current weights after k updates, for the margin perceptron "
@@ -321,7 +321,7 @@ def _runs_table(fig: Figure, margin_runs: Mapping[float, LargeMarginResult],
         ["updates k", *(f"margin, β = {b:g}" for b in margin_runs), "MinOver: margin",
          "MinOver: certified bound"],
         [[f"{k:,}", *(cell(r.margins, k) for r in runs),
-          cell(minover_run.upper_bounds, k)] for k in steps])
+          cell(minover_run.upper_bounds, k, "none")] for k in steps])
 
 
 def _share(value: float, whole: float) -> str:
