@@ -83,5 +83,8 @@ def test_the_curve_figures_of_the_lessons_store_their_tables():
         cells = json.loads(lesson.read_text())["cells"]
         counts[lesson.stem[:2]] = sum(FIGURE_DATA_MIME in o.get("data", {})
                                       for c in cells for o in c.get("outputs", []))
-    # Cover's curves (4), the proof's chain (5), the pocket's record (7), learning curves (9).
-    assert {k: v for k, v in counts.items() if v} == {"04": 1, "05": 1, "07": 1, "09": 1}
+    # Cover's curves (4), the proof's chain (5); the margin histogram, the large-margin
+    # runs, AdaTron's sweeps and the margin counts (6); the weight lengths and the pocket's
+    # record (7); the volume streams, the capacity samples and the learning curves (9).
+    assert {k: v for k, v in counts.items() if v} == {"04": 1, "05": 1, "06": 4, "07": 2,
+                                                       "09": 3}

@@ -30,6 +30,7 @@ from perclib.plotting import (
     plot_patterns,
     setup_plane,
 )
+from perclib.plotting._words import num
 from perclib.train.large_margin import LargeMarginResult
 
 _PLANE = (-2.5, 2.5, -2.5, 2.5)
@@ -204,7 +205,8 @@ def plot_margin_ratios(ratio: ArrayLike) -> Figure:
     if ratio.ndim != 1 or ratio.size == 0 or not np.all(np.isfinite(ratio)):
         raise ValueError("ratio must be a non-empty 1-D array of finite numbers")
     fig, (ax,) = new_figure(width=5.5, height=2.8)
-    ax.hist(ratio, bins=np.linspace(0, 1, 21), color=NORMAL_COLOR, edgecolor="white")
+    counts, edges, _ = ax.hist(ratio, bins=np.linspace(0, 1, 21), color=NORMAL_COLOR,
+                               edgecolor="white")
     ax.axvline(1.0, color=ACCENT_COLOR, ls=":", label=r"$\gamma_{\max}$")
     ax.set_xlabel(r"$\gamma(\mathbf{w}_{\mathrm{perceptron}}) / \gamma_{\max}$")
     ax.set_ylabel("runs")
@@ -218,6 +220,14 @@ def plot_margin_ratios(ratio: ArrayLike) -> Figure:
         f"over {ratio.size} runs, with the optimum 1 dotted: the fractions go from "
         f"{ratio.min():.3f} to {ratio.max():.3f}, median {np.median(ratio):.3f}; "
         f"{half} of {ratio.size} runs reach at least half the optimum{hidden}.")
+    # The bars themselves: a bin holds its left end, not its right (the last both).
+    fig.set_data_table(
+        f"The runs in each bar of the histogram ({ratio.size} runs{hidden}): a bar counts "
+        "the fractions from its left end up to, not including, its right end (the last "
+        "bar includes 1).",
+        ["γ(w)/γmax from", "to", "runs"],
+        [[f"{lo:.2f}", f"{hi:.2f}", f"{n:.0f}"]
+         for lo, hi, n in zip(edges[:-1], edges[1:], counts, strict=True)])
     return fig
 
 
@@ -283,7 +293,35 @@ def plot_large_margin_runs(
         f"MinOver after {minover_run.n_updates:,} updates, margin "
         f"{minover_run.margin:.3g}, certified upper bound "
         f"{minover_run.upper_bounds[-1]:.3g}.")
+    _runs_table(fig, margin_runs, minover_run, gamma_max)
     return fig
+
+
+def _runs_table(fig: Figure, margin_runs: Mapping[float, LargeMarginResult],
+                minover_run: LargeMarginResult, gamma_max: float) -> None:
+    """The margins drawn, at the start, on a logarithmic grid of updates (as the axis)
+    and at the update where each run stops; a run that has stopped leaves its cell empty."""
+    runs = [*margin_runs.values(), minover_run]
+    ends = {r.n_updates for r in runs}
+    last = max(ends)
+    # The x axis is "updates + 1" on a log scale: sample k + 1 on a geometric grid.
+    grid = np.unique(np.geomspace(1, last + 1, 22).round().astype(int) - 1)
+    steps = sorted({0, *ends, *(int(k) for k in grid)})
+
+    def cell(values: NDArray[np.float64], k: int, undefined: str = "none (w = 0)") -> str:
+        if k >= values.size:
+            return ""
+        return undefined if np.isnan(values[k]) else num(values[k])
+
+    fig.set_data_table(
+        "The margin of the current weights after k updates, for the margin perceptron "
+        "at each β and for MinOver (with its certified upper bound), at the start, on a "
+        "logarithmic grid of k and at the update where each run stops (an empty cell: "
+        f"that run has stopped); the maximum margin is γmax = {num(gamma_max)}.",
+        ["updates k", *(f"margin, β = {b:g}" for b in margin_runs), "MinOver: margin",
+         "MinOver: certified bound"],
+        [[f"{k:,}", *(cell(r.margins, k) for r in runs),
+          cell(minover_run.upper_bounds, k, "none")] for k in steps])
 
 
 def _share(value: float, whole: float) -> str:
@@ -329,7 +367,27 @@ def plot_adatron_sweeps(run: LargeMarginResult, gamma_max: float) -> Figure:
     legend(ax, loc="upper right", fontsize=8)
     fig.alt_text = _adatron_alt(np.maximum(below, floor), np.maximum(above, floor),
                                 floor)
+    _adatron_table(fig, np.maximum(below, floor), np.maximum(above, floor), floor)
     return fig
+
+
+def _adatron_table(fig: Figure, below: NDArray[np.float64], above: NDArray[np.float64],
+                   floor: float) -> None:
+    """The two distances drawn (already raised to the floor), at about 25 evenly spaced
+    sweeps, the first and the last, and the sweep where each first reaches the floor."""
+    n = below.size
+    steps = {0, n - 1, *np.linspace(0, n - 1, 25).round().astype(int)}
+    steps |= {int(np.argmax(d <= floor)) for d in (below, above) if np.any(d <= floor)}
+
+    def cell(value: float) -> str:
+        return "≤ 10⁻¹² (round-off)" if value <= floor else num(value)
+
+    fig.set_data_table(
+        f"AdaTron's relative distance to the maximum margin after sweep s of {n}: from "
+        "below and from above (the certificate), at evenly spaced sweeps, the first, the "
+        "last and the first sweep at which each reaches the floor 10⁻¹².",
+        ["sweep s", "1 − γ(w)/γmax", "certificate/γmax − 1"],
+        [[f"{i + 1:,}", cell(below[i]), cell(above[i])] for i in sorted(steps)])
 
 
 def _adatron_alt(below: NDArray[np.float64], above: NDArray[np.float64],
@@ -454,12 +512,23 @@ def plot_margin_counts(gammas: ArrayLike, cover: int, g_max: float = 0.45) -> Fi
         raise ValueError("gammas must be 1-D")
     g_axis = np.linspace(0, as_positive_float(g_max, "g_max"), 451)
     fig, (ax,) = new_figure(width=5.5, height=3.0)
-    ax.plot(g_axis, [np.sum(gammas >= g) for g in g_axis], color=NORMAL_COLOR)
+    counts = np.array([np.sum(gammas >= g) for g in g_axis])
+    ax.plot(g_axis, counts, color=NORMAL_COLOR)
     ax.axhline(cover, color=ACCENT_COLOR, ls=":", label=f"Cover's count {cover}")
     ax.set_xlabel(r"margin $\gamma$ (points on the unit sphere, $R = 1$)")
     ax.set_ylabel(r"labellings realisable in $H_\gamma$")
     legend(ax, loc="upper right")
     fig.alt_text = _counts_alt(gammas, cover, float(g_axis[-1]))
+    # Every 25th point of the 451 drawn (19 evenly spaced γ, both ends kept), and the
+    # largest margin, past which the count is 0.
+    rows = {float(g): int(c) for g, c in zip(g_axis[::25], counts[::25], strict=True)}
+    if gammas.size and 0 < gammas.max() <= g_axis[-1]:
+        rows[float(gammas.max())] = int(np.sum(gammas >= gammas.max()))
+    fig.set_data_table(
+        "The number of labellings realisable with margin at least γ, at evenly spaced γ "
+        f"and at the largest margin (Cover's count at γ = 0 is {cover}).",
+        ["margin γ", "labellings"],
+        [[num(g), f"{c:,}"] for g, c in sorted(rows.items())])
     return fig
 
 

@@ -18,6 +18,7 @@ from perclib.plotting import (
     POSITIVE_COLOR,
     new_figure,
 )
+from perclib.plotting._words import num
 
 
 def draw_weight_lengths(mistakes_per_epoch: ArrayLike, weights: ArrayLike, R: float) -> Figure:
@@ -78,7 +79,44 @@ def draw_weight_lengths(mistakes_per_epoch: ArrayLike, weights: ArrayLike, R: fl
         f"Right, on log-log axes: the length ‖w_k‖ after each of {k.size:,} updates, "
         f"between {lengths.min():.3g} and {lengths.max():.3g}, against the bound √k R, "
         f"which grows to {bound[-1]:.3g}: the length {under}.")
+    _lengths_table(fig, mistakes, lengths, bound)
     return fig
+
+
+def _lengths_table(fig: Figure, mistakes: np.ndarray, lengths: np.ndarray,
+                   bound: np.ndarray) -> None:
+    """Both panels at the end of chosen epochs: the first, the last, a logarithmic grid,
+    the first free of mistakes and those with the fewest and most mistakes.
+
+    The perceptron updates once per mistake, so epoch e ends at update k = the mistakes
+    of epochs 1..e. When the counts do not add up to the updates drawn, the table gives
+    the right panel alone, on a logarithmic grid of k."""
+    if mistakes.size and mistakes.sum() == lengths.size and np.all(mistakes >= 0):
+        n = mistakes.size
+        epochs = {0, n - 1, int(np.argmin(mistakes)), int(np.argmax(mistakes)),
+                  *(np.unique(np.geomspace(1, n, 22).round().astype(int)) - 1)}
+        ends = np.cumsum(mistakes).astype(int)
+
+        def row(e: int) -> list[str]:
+            k = ends[e]
+            right = [num(lengths[k - 1]), num(bound[k - 1])] if k else ["", ""]
+            return [f"{e + 1:,}", f"{mistakes[e]:.0f}", f"{k:,}", *right]
+
+        fig.set_data_table(
+            "Both panels at the end of chosen epochs (the first, the last, a logarithmic "
+            "grid, those with the fewest and the most mistakes): the mistakes in the "
+            "epoch, and after the k updates made by its end (one per mistake) the "
+            "length ‖w_k‖ next to the bound √k R.",
+            ["epoch", "mistakes in the epoch", "updates k so far", "‖w_k‖", "√k R"],
+            [row(e) for e in sorted(epochs)])
+        return
+    last = lengths.size
+    steps = sorted({1, last, *np.unique(np.geomspace(1, last, 25).round().astype(int))})
+    fig.set_data_table(
+        "The right panel: the length ‖w_k‖ after update k next to the bound √k R, on a "
+        "logarithmic grid of k.",
+        ["update k", "‖w_k‖", "√k R"],
+        [[f"{k:,}", num(lengths[k - 1]), num(bound[k - 1])] for k in steps])
 
 
 def draw_pocket_trace(trace_errors: ArrayLike, n_patterns: int) -> Figure:

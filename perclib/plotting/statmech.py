@@ -27,6 +27,7 @@ from perclib.plotting import (
     POSITIVE_COLOR,
     new_figure,
 )
+from perclib.plotting._words import num
 from perclib.statmech import CapacitySample, LearningCurve, gardner_capacity, hebb_generalization
 from perclib.statmech_tables import stored_or_computed
 
@@ -75,7 +76,23 @@ def plot_volume_streams(streams: Sequence[ArrayLike], n_dims: int) -> Figure:
     ax.set_xticks(P_axis)
     ax.legend(loc="lower left")
     fig.alt_text = _streams_alt(np.vstack(rows), n_dims)
+    _streams_table(fig, np.vstack(rows), P_axis, n_dims)
     return fig
+
+
+def _streams_table(fig: Figure, V: np.ndarray, P_axis: np.ndarray, n_dims: int) -> None:
+    """The volumes drawn, one column per stream, with the average 2^-P; every P up to
+    30 of them, else P = 1, 2N, the last and evenly spaced P between."""
+    P = P_axis.size
+    rows_at = range(P) if P <= 30 else sorted(
+        {0, P - 1, *([2 * n_dims - 1] if 2 * n_dims <= P else []),
+         *np.linspace(0, P - 1, 27).round().astype(int)})
+    fig.set_data_table(
+        f"The Gardner volume V after the first P patterns (N = {n_dims}) for each stream, "
+        "and the average 2^−P (0: no direction stores them all).",
+        ["patterns P", *(f"stream {i + 1}" for i in range(V.shape[0])), "average 2^−P"],
+        [[f"{P_axis[j]}", *(num(v) for v in V[:, j]), num(0.5 ** P_axis[j])]
+         for j in rows_at])
 
 
 def _streams_alt(V: np.ndarray, n_dims: int) -> str:
@@ -133,7 +150,29 @@ def plot_capacity_samples(samples: Sequence[CapacitySample],
     axes[0].set_ylabel(r"fraction storable with stability $\kappa$")
     axes[0].legend(loc="lower left")
     fig.alt_text = _capacity_alt(samples, kappas)
+    _capacity_table(fig, samples, kappas)
     return fig
+
+
+def _capacity_table(fig: Figure, samples: Sequence[CapacitySample],
+                    kappas: Sequence[float]) -> None:
+    """The points drawn: at each sampled α, the fraction ± its standard error, one column
+    per stability κ and size N (empty where that size was not sampled at that α)."""
+    loads = sorted({float(a) for s in samples for a in s.alpha})
+    drawn = [(kap, s, *s.fraction(kap)) for kap in kappas for s in samples]
+
+    def cell(s: CapacitySample, f: np.ndarray, err: np.ndarray, a: float) -> str:
+        hit = np.flatnonzero(np.isclose(s.alpha, a, rtol=1e-12, atol=0))
+        return f"{f[hit[0]]:.3f} ± {err[hit[0]]:.3f}" if hit.size else ""
+
+    predictions = "; ".join(f"κ = {kap:g}: α_c = {gardner_capacity(kap):.3f}"
+                            for kap in kappas)
+    fig.set_data_table(
+        "The fraction of random labellings storable with stability κ at each α = P/N, "
+        "± its binomial standard error, for each κ and N; Gardner's prediction: "
+        f"{predictions}.",
+        ["α", *(f"κ = {kap:g}, N = {s.N}" for kap, s, _, _ in drawn)],
+        [[f"{a:g}", *(cell(s, f, err, a) for _, s, f, err in drawn)] for a in loads])
 
 
 def _capacity_alt(samples: Sequence[CapacitySample], kappas: Sequence[float]) -> str:
