@@ -116,14 +116,9 @@ def gardner_capacity(kappa: ArrayLike) -> float | NDArray[np.float64]:
 # ---------------------------------------------------------------------------
 
 
-def overlap(w: ArrayLike, teacher: ArrayLike) -> float:
-    """The normalised overlap ``R = w . B / (||w|| ||B||)`` (the cosine of their angle).
-
-    Examples
-    --------
-    >>> overlap([1.0, 0.0], [1.0, 1.0])
-    0.7071067811865475
-    """
+def _directions(w: ArrayLike, teacher: ArrayLike) -> tuple[NDArray[np.float64], ...]:
+    """``w`` and the teacher validated (same length, finite, non-zero) and rescaled by
+    powers of two, with their lengths: ``(w, B, ||w||, ||B||)``."""
     B = as_weights(teacher, name="teacher")
     w = as_weights(w, B.size, name="w")
     # Directions only: scale both to a largest entry near 1 (exact powers of two), so
@@ -132,6 +127,18 @@ def overlap(w: ArrayLike, teacher: ArrayLike) -> float:
     nw, nb = float(np.linalg.norm(w)), float(np.linalg.norm(B))
     if nw == 0 or nb == 0:
         raise ValueError("w and teacher must be non-zero vectors: a zero vector has no direction")
+    return w, B, nw, nb
+
+
+def overlap(w: ArrayLike, teacher: ArrayLike) -> float:
+    """The normalised overlap ``R = w . B / (||w|| ||B||)`` (the cosine of their angle).
+
+    Examples
+    --------
+    >>> overlap([1.0, 0.0], [1.0, 1.0])
+    0.7071067811865475
+    """
+    w, B, nw, nb = _directions(w, teacher)
     return float(np.clip(w @ B / (nw * nb), -1.0, 1.0))
 
 
@@ -170,14 +177,7 @@ def generalization_error(w: ArrayLike, teacher: ArrayLike) -> float:
     >>> generalization_error([1.0, 1e-12], [1.0, 0.0]) * np.pi  # 1e-12 rad, not 0
     1e-12
     """
-    B = as_weights(teacher, name="teacher")
-    w = as_weights(w, B.size, name="w")
-    # Directions only: scale both to a largest entry near 1 (exact powers of two), so
-    # that vectors of size 1e200 or 1e-200 neither overflow nor vanish.
-    w, B = unit_scaled(w), unit_scaled(B)
-    nw, nb = float(np.linalg.norm(w)), float(np.linalg.norm(B))
-    if nw == 0 or nb == 0:
-        raise ValueError("w and teacher must be non-zero vectors: a zero vector has no direction")
+    w, B, nw, nb = _directions(w, teacher)
     u, v = w / nw, B / nb
     theta = 2.0 * np.arctan2(np.linalg.norm(u - v), np.linalg.norm(u + v))
     return float(min(theta / np.pi, 1.0))
