@@ -68,7 +68,7 @@ for f in tests/test_*.py; do
         tests/test_homework.py|tests/test_run.py|tests/test_lazy_answers.py) ;;  # execute notebooks
         tests/test_mutation.py) ;;  # executes a lesson per mutant sample
         tests/test_cpu_independence.py|tests/test_site.py|tests/test_site_safety.py) ;;  # CPU switch; the site
-        tests/test_site_questions.py) ;;  # the site's questions (the site's tool chain)
+        tests/test_site_questions.py|tests/test_site_figure_data.py) ;;  # the site's tool chain
         tests/test_slides.py|tests/test_classroom.py) ;;  # decks in a browser; a JupyterHub class
         tests/test_course_settings.py|tests/test_docs_claims.py) ;;  # Jupyter server, the tools' CLIs
         tests/test_mathjax.py) ;;  # MathJax 3 from the site extra
