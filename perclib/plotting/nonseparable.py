@@ -150,7 +150,9 @@ def draw_pocket_trace(trace_errors: ArrayLike, n_patterns: int) -> Figure:
             label="fewest so far")
     ax.set_xlabel("update $k$")
     ax.set_ylabel(f"training errors (of {n_patterns})")
-    ax.set_ylim(0, 60)
+    # The whole range, the start (often every pattern wrong) included: the legend then
+    # sits above the later weights' errors instead of on them.
+    ax.set_ylim(0, 1.05 * max(float(errors.max()), 1.0))
     ax.legend(loc="upper right", fontsize=8)
     best = float(errors.min())
     first = int(np.argmax(errors == best))
