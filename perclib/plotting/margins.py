@@ -30,6 +30,7 @@ from perclib.plotting import (
     plot_patterns,
     setup_plane,
 )
+from perclib.plotting._tables import log_steps
 from perclib.plotting._words import num
 from perclib.train.large_margin import LargeMarginResult
 
@@ -305,8 +306,7 @@ def _runs_table(fig: Figure, margin_runs: Mapping[float, LargeMarginResult],
     ends = {r.n_updates for r in runs}
     last = max(ends)
     # The x axis is "updates + 1" on a log scale: sample k + 1 on a geometric grid.
-    grid = np.unique(np.geomspace(1, last + 1, 22).round().astype(int) - 1)
-    steps = sorted({0, *ends, *(int(k) for k in grid)})
+    steps = sorted({0, *ends, *(k - 1 for k in log_steps(1, last + 1, 22))})
 
     def cell(values: NDArray[np.float64], k: int, undefined: str = "none (w = 0)") -> str:
         if k >= values.size:

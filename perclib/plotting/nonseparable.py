@@ -18,6 +18,7 @@ from perclib.plotting import (
     POSITIVE_COLOR,
     new_figure,
 )
+from perclib.plotting._tables import log_steps
 from perclib.plotting._words import num
 
 
@@ -94,7 +95,7 @@ def _lengths_table(fig: Figure, mistakes: np.ndarray, lengths: np.ndarray,
     if mistakes.size and mistakes.sum() == lengths.size and np.all(mistakes >= 0):
         n = mistakes.size
         epochs = {0, n - 1, int(np.argmin(mistakes)), int(np.argmax(mistakes)),
-                  *(np.unique(np.geomspace(1, n, 22).round().astype(int)) - 1)}
+                  *(k - 1 for k in log_steps(1, n, 22))}
         ends = np.cumsum(mistakes).astype(int)
 
         def row(e: int) -> list[str]:
@@ -111,7 +112,7 @@ def _lengths_table(fig: Figure, mistakes: np.ndarray, lengths: np.ndarray,
             [row(e) for e in sorted(epochs)])
         return
     last = lengths.size
-    steps = sorted({1, last, *np.unique(np.geomspace(1, last, 25).round().astype(int))})
+    steps = log_steps(1, last, 25)
     fig.set_data_table(
         "The right panel: the length ‖w_k‖ after update k next to the bound √k R, on a "
         "logarithmic grid of k.",

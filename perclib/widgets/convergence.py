@@ -47,6 +47,7 @@ from perclib.plotting import (
     update_margin_lines,
     update_patterns,
 )
+from perclib.plotting._tables import log_steps
 from perclib.plotting._words import count, join, num, panels
 from perclib.train import perceptron
 from perclib.widgets.base import SliderFigure
@@ -256,7 +257,7 @@ def _proof_table(fig: Figure, trace: NovikoffTrace) -> None:
     sampled on a logarithmic grid of k, its last update always kept)."""
     last = len(trace.k) - 1
     rows_at = range(last + 1) if last <= 30 else sorted(
-        {0, last, *np.unique(np.geomspace(1, last, 28).round().astype(int))})
+        {0, *log_steps(1, last, 28)})
     fig.set_data_table(
         "The four sides of the proof's chain at update k, and the cosine between u and w_k.",
         ["update k", "k γ (lower bound)", "u · w_k", "‖w_k‖", "√k R (upper bound)",
