@@ -184,19 +184,29 @@ def data_table(key: str, manifest: dict[str, Any], uid: str) -> str:
         cells = "".join(f"<td>{html.escape(spoken[k][p])}</td>" for k, p in enumerate(pos))
         readout = "; ".join(s for s in segs if s not in common) or "(as in the caption)"
         rows.append(f"<tr>{cells}<td>{html.escape(readout)}</td></tr>")
-    heads = "".join(f'<th scope="col">{html.escape(c["label"])}</th>' for c in controls)
     caption = "The figure's readout for every position of the controls above."
     if shared:
-        caption += " In every row: " + html.escape("; ".join(shared)) + "."
-    # The summary names the controls and the rows: it also names the scrolling region,
-    # which must differ from any other player's on the page (axe: landmark-unique).
-    what = " and ".join(html.escape(c["label"]) for c in controls)
+        caption += " In every row: " + "; ".join(shared) + "."
+    return _table_details(uid, caption, [c["label"] for c in controls], rows,
+                          extra_column="readout")
+
+
+def _table_details(uid: str, caption: str, columns: list[str], rows: list[str],
+                   extra_column: str = "") -> str:
+    """A closed ``<details>`` holding a table: its caption, headers and ready ``<tr>`` rows.
+
+    The summary names the columns and the rows: it also names the scrolling region,
+    which must differ from any other table's on the page (axe: landmark-unique).
+    """
+    heads = "".join(f'<th scope="col">{html.escape(c)}</th>' for c in columns)
+    if extra_column:
+        heads += f'<th scope="col">{html.escape(extra_column)}</th>'
+    what = " and ".join(html.escape(c) for c in columns)
     return (
         f'<details class="pp-table" id="{uid}-table"><summary id="{uid}-summary">The data behind '
         f"this figure, as a table: {what}, {len(rows)} rows</summary>"
         f'<div class="pp-table-scroll" tabindex="0" role="region" aria-labelledby="{uid}-summary">'
-        f"<table><caption>{caption}</caption><thead><tr>{heads}"
-        '<th scope="col">readout</th></tr></thead>'
+        f"<table><caption>{html.escape(caption)}</caption><thead><tr>{heads}</tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table></div></details>"
     )
 
@@ -209,15 +219,6 @@ def figure_data_table(spec: dict[str, Any], uid: str) -> str:
     ...                          "rows": [["1", "2"]]}, "f1"))  # doctest: +ELLIPSIS
     <details class="pp-table" id="f1-table"><summary id="f1-summary">The data behind ...
     """
-    heads = "".join(f'<th scope="col">{html.escape(c)}</th>' for c in spec["columns"])
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
-                   for row in spec["rows"])
-    what = " and ".join(html.escape(c) for c in spec["columns"])
-    return (
-        f'<details class="pp-table" id="{uid}-table"><summary id="{uid}-summary">The data behind '
-        f"this figure, as a table: {what}, {len(spec['rows'])} rows</summary>"
-        f'<div class="pp-table-scroll" tabindex="0" role="region" aria-labelledby="{uid}-summary">'
-        f"<table><caption>{html.escape(spec['caption'])}</caption><thead><tr>{heads}</tr></thead>"
-        f"<tbody>{rows}</tbody></table></div></details>"
-    )
-
+    rows = ["<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
+            for row in spec["rows"]]
+    return _table_details(uid, spec["caption"], spec["columns"], rows)
