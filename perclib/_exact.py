@@ -111,6 +111,18 @@ def exact_margin_signs(
     return out
 
 
+def count_mistakes(X: NDArray[np.float64], y: NDArray[np.float64], w: NDArray[np.float64]) -> int:
+    """How many patterns ``w`` gets wrong, ``y (w.x) <= 0``, decided exactly.
+
+    Examples
+    --------
+    >>> count_mistakes(np.array([[0.7, 2.1], [1.0, 0.0]]), np.array([1.0, 1.0]),
+    ...                np.array([2.1, -0.7]))  # the first pattern lies on the line
+    1
+    """
+    return int(np.count_nonzero(exact_margin_signs(X, y, np.asarray(w)[None, :]) <= 0))
+
+
 def _float_is_exact(X: NDArray[np.float64], W: NDArray[np.float64], level: float = 0.0) -> bool:
     """Whether float64 computes every ``w_k . x_i - level`` exactly, in any summation order.
 

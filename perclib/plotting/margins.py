@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle
 from numpy.typing import ArrayLike, NDArray
 
+from perclib._exact import count_mistakes
 from perclib._validation import as_plane_data, as_positive_float, as_weights
 from perclib.geometry import margin, pattern_margins
 from perclib.plotting import (
@@ -101,8 +102,9 @@ def _patterns(X: NDArray[np.float64], y: NDArray[np.float64]) -> str:
 
 def _distances_alt(X: NDArray[np.float64], y: NDArray[np.float64],
                    w: NDArray[np.float64], gamma: float) -> str:
-    # A mistake is y w.x <= 0 (a pattern on the line counts as wrong), as everywhere.
-    wrong = int(np.count_nonzero(y * (X @ w) <= 0))
+    # A mistake is y w.x <= 0 (a pattern on the line counts as wrong), decided exactly
+    # as the training rules decide it.
+    wrong = count_mistakes(X, y, w)
     ringed = X[int(np.argmin(pattern_margins(w, X, y)))]
     where = f"({ringed[0]:.2f}, {ringed[1]:.2f})"
     side = (f"All {y.size} are on their own side; the ringed pattern at {where} is "

@@ -20,6 +20,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from numpy.typing import ArrayLike
 
+from perclib._exact import count_mistakes
 from perclib._validation import as_labels, as_patterns, as_plane_points, as_real, as_weights
 from perclib.plotting import (
     NEGATIVE_COLOR,
@@ -209,7 +210,7 @@ def plot_reflection(X: ArrayLike, y: ArrayLike, w: ArrayLike) -> Figure:
     legend(left)
     legend(right, loc="lower left")
     P, n_neg = len(X), int(np.count_nonzero(y < 0))
-    mistakes = int(np.count_nonzero(y * (X @ w) <= 0))
+    mistakes = count_mistakes(X, y, w)
     ahead = int(np.count_nonzero(J @ w > 0))  # counted on the reflected points drawn
     if not np.any(w):
         verdict = "w is zero: no line is drawn and every pattern is a mistake"
