@@ -140,7 +140,7 @@ def question_problems(source: str) -> list[str]:
     problems: list[str] = []
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     if not any(_func_name(c.func) == "ask" for c in calls):
-        problems.append("a question cell shows its question with perclib.questions.ask(...)")
+        problems.append("a question cell shows its question with perclib.widgets.ask(...)")
     questions = [c for c in calls if _func_name(c.func) == "Question"]
     if not questions:
         problems.append("a question cell builds a perclib.questions.Question(...)")

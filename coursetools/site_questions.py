@@ -134,10 +134,13 @@ def _fingerprint() -> str:
 def _run_alone(source: str, where: str, seeds: range) -> list[dict[str, Any]]:
     """Run a renewable question cell by itself and return its instances' descriptions."""
     import perclib.questions as questions
+    import perclib.widgets as widgets
+    import perclib.widgets.question as question_widget
 
     asked: list[Any] = []
-    original = questions.ask
-    questions.ask = lambda question, seed=0: asked.append(question)  # collect, show nothing
+    original = widgets.ask
+    # Collect, show nothing: a cell reads `ask` from perclib.widgets (or its module).
+    widgets.ask = question_widget.ask = lambda question, seed=0: asked.append(question)
     try:
         code = "\n".join("" if re.match(r"\s*[%!]", line) else line for line in source.split("\n"))
         exec(compile(code, where, "exec"), {"__name__": "__question__"})
@@ -151,7 +154,7 @@ def _run_alone(source: str, where: str, seeds: range) -> list[dict[str, Any]]:
             f"{where}: a question with 'Another one' must run by itself (its imports and data "
             f"in its cell); running it alone failed: {type(exc).__name__}: {exc}") from exc
     finally:
-        questions.ask = original
+        widgets.ask = question_widget.ask = original
 
 
 def lesson_questions(path: Path, cache: Path, fingerprint: str | None = None) -> dict[str, list[dict]]:

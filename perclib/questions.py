@@ -1,7 +1,8 @@
 """Self-check questions: written once in a lesson, answered in the kernel and on the site.
 
 A *question cell* (author tag ``question``, see ``coursetools.roles``) builds one
-:class:`Question` and shows it with :func:`ask`. The answer is computed in the cell by
+:class:`Question` and shows it with :func:`perclib.widgets.ask` (the widget lives a floor
+above this model, which knows nothing of widgets). The answer is computed in the cell by
 perclib or sympy, never typed by hand (the site's build refuses a literal answer,
 ``coursetools.site_questions``). The same object gives the feedback everywhere:
 
@@ -13,7 +14,7 @@ perclib or sympy, never typed by hand (the site's build refuses a literal answer
 * :meth:`Question.spec` is the JSON the website's script needs (the same rules, written
   again in JavaScript in ``coursetools/questions.js``; tests check that both agree).
 
-A question about data can be renewed: pass :func:`ask` a function ``make(rng)`` that
+A question about data can be renewed: pass ``ask`` a function ``make(rng)`` that
 builds a fresh :class:`Question` from a random generator. "Another one" calls it with
 the next seed (0, 1, 2, ...); the site prebuilds seeds 0..23.
 
@@ -61,7 +62,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Feedback", "Question", "ask"]
+__all__ = ["Feedback", "Question", "instance"]
 
 KINDS = ("integer", "number", "fraction", "choice", "choices", "yesno", "formula")
 #: MIME type of the question's description in the stored output (read by the site build).
@@ -569,27 +570,6 @@ def inline_html(markdown: str) -> str:
 
 # ------------------------------------------------------------------ in the kernel
 Maker = Callable[[np.random.Generator], Question]
-
-
-def ask(question: Question | Maker, *, seed: int = 0) -> Any:
-    """Show a question in the notebook: the prompt, an input row, Check and Show answer.
-
-    Parameters
-    ----------
-    question : Question or callable
-        A :class:`Question`, or ``make(rng) -> Question`` for a question with "Another
-        one" (each click builds the instance of the next seed).
-    seed : int, default 0
-        The first instance's seed (the one the lesson stores and the site starts from).
-
-    Returns
-    -------
-    QuestionWidget
-        Displayed by the cell (it is the cell's value); tests drive it without a browser.
-    """
-    from perclib.widgets.question import QuestionWidget
-
-    return QuestionWidget(question, seed=seed)
 
 
 def instance(question: Question | Maker, seed: int = 0) -> Question:

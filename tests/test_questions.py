@@ -13,7 +13,8 @@ import sympy as sp
 from coursetools.question_cells import is_renewable, question_problems, stored_spec
 from coursetools.roles import RoleError, apply_roles
 from perclib import cover_count, xor
-from perclib.questions import SPEC_MIME, Question, ask, decode, instance
+from perclib.questions import SPEC_MIME, Question, decode, instance
+from perclib.widgets import ask
 from perclib.widgets.question import QuestionWidget, prompt_markdown
 
 TEXTS = {"why": "Because.", "hint": "General hint.", "stronger": "Stronger one."}
@@ -212,7 +213,8 @@ def test_widget_prompt_output_carries_the_spec() -> None:
 
 
 # ------------------------------------------------------------------ the literal rule and the role
-CELL = """from perclib.questions import Question, ask
+CELL = """from perclib.questions import Question
+from perclib.widgets import ask
 ask(Question("q", kind="integer", answer={answer}, why="w", hint="h", stronger="s"))
 """
 
@@ -256,7 +258,7 @@ def test_in_a_kernel_the_buttons_give_the_feedback_and_ids_are_stable(tmp_path) 
     from nbclient import NotebookClient
 
     source = (
-        "from perclib import cover_count\nfrom perclib.questions import Question, ask\n"
+        "from perclib import cover_count\nfrom perclib.questions import Question\nfrom perclib.widgets import ask\n"
         "q = ask(Question('How many?', kind='integer', answer=cover_count(4, 2), why='Cover.',"
         " hints={14: 'With a threshold.'}, hint='Count.', stronger='Use C(P, N).'))\nq"
     )

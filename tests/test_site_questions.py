@@ -137,7 +137,8 @@ def _spec_output(question: Question):
                                                    "text/plain": "q"})
 
 
-RENEWABLE = """from perclib.questions import Question, ask
+RENEWABLE = """from perclib.questions import Question
+from perclib.widgets import ask
 
 
 def make(rng):
@@ -150,7 +151,7 @@ ask(make)
 
 
 def test_the_build_names_a_cell_whose_answer_is_typed_by_hand(tmp_path) -> None:
-    source = ("from perclib.questions import Question, ask\n"
+    source = ("from perclib.questions import Question\nfrom perclib.widgets import ask\n"
               "ask(Question('q', kind='integer', answer=8, why='w', hint='h', stronger='s'))\n")
     path = _lesson(tmp_path, source)
     with pytest.raises(CourseToolsError, match=r"09_demo.ipynb cell 1 \(id .*answer=8 is typed by hand"):

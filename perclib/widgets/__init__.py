@@ -15,6 +15,7 @@ from perclib.widgets.nonseparable import (
     build_noise_comparison,
     kernel_datasets,
 )
+from perclib.widgets.question import ask
 from perclib.widgets.registry import all_demos
 from perclib.widgets.separability import TWO_INPUT_NAMES, build_boolean_separator, truth_table
 from perclib.widgets.statmech import build_capacity_explorer, build_learning_explorer
@@ -23,6 +24,7 @@ from perclib.widgets.threshold import build_bias_trick_demo, build_threshold_dem
 __all__ = [
     "SliderFigure",
     "all_demos",
+    "ask",
     # lesson 1
     "build_bias_trick_demo", "build_threshold_demo",
     # lesson 2

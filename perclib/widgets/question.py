@@ -1,6 +1,6 @@
 """A self-check question in the notebook: prompt, input row, Check, Show answer, Another one.
 
-Built by :func:`perclib.questions.ask`. It follows the course's widget pattern
+Built by :func:`ask`. It follows the course's widget pattern
 (``perclib.widgets.base``):
 
 * the prompt is an ordinary output (Markdown, with the question's description for the
@@ -68,7 +68,7 @@ def _prompt_bundle(question: Question) -> dict[str, Any]:
 
 
 class QuestionWidget:
-    """A question shown in a notebook; the object :func:`perclib.questions.ask` returns.
+    """A question shown in a notebook; the object :func:`ask` returns.
 
     Tests drive it as the frontend does: set :attr:`entry`'s value (or tick
     :attr:`boxes`), then call :meth:`on_check`, :meth:`on_show` or :meth:`on_another`
@@ -204,3 +204,22 @@ class QuestionWidget:
 
     def __repr__(self) -> str:
         return f"QuestionWidget({self.question!r})"
+
+
+def ask(question: Question | Maker, *, seed: int = 0) -> Any:
+    """Show a question in the notebook: the prompt, an input row, Check and Show answer.
+
+    Parameters
+    ----------
+    question : Question or callable
+        A :class:`Question`, or ``make(rng) -> Question`` for a question with "Another
+        one" (each click builds the instance of the next seed).
+    seed : int, default 0
+        The first instance's seed (the one the lesson stores and the site starts from).
+
+    Returns
+    -------
+    QuestionWidget
+        Displayed by the cell (it is the cell's value); tests drive it without a browser.
+    """
+    return QuestionWidget(question, seed=seed)
