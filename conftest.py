@@ -32,20 +32,21 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 #: Test modules whose tests share one costly module-scoped fixture.
 # (The slides' decks are built by one module fixture: split over two workers, each of them
 # built all nine decks and their PDFs.)
-SHARED_FIXTURE_MODULES = ("tests/test_site.py", "tests/test_handouts.py", "tests/test_slides.py",
-                          "tests/test_guard_tamper.py")  # one shell per attack, run once
+SHARED_FIXTURE_MODULES = ("tests/site/test_site.py", "tests/handouts/test_handouts.py",
+                          "tests/slides/test_slides.py",
+                          "tests/perclib/test_guard_tamper.py")  # one shell per attack, run once
 #: Modules whose costly module-scoped fixture is parametrized by lesson: one unit per lesson.
-PER_LESSON_FIXTURE_MODULES = ("tests/test_nbgrader.py",)
+PER_LESSON_FIXTURE_MODULES = ("tests/homework/test_nbgrader.py",)
 #: Units that take minutes (measured on 2 cores), started first so that no worker is
 #: left alone with one of them at the end (longest processing time first).
 LONG_UNITS = (
-    "tests/test_site.py",
-    "tests/test_classroom.py",
-    "tests/test_browser.py::test_lesson_in_browser",
-    "tests/test_binder.py::test_binder_environment",
-    "tests/test_nbgrader.py",
-    "tests/test_slides.py",
-    "tests/test_handouts.py",
+    "tests/site/test_site.py",
+    "tests/classroom/test_classroom.py",
+    "tests/lessons/test_browser.py::test_lesson_in_browser",
+    "tests/project/test_binder.py::test_binder_environment",
+    "tests/homework/test_nbgrader.py",
+    "tests/slides/test_slides.py",
+    "tests/handouts/test_handouts.py",
 )
 
 
@@ -54,16 +55,17 @@ def work_unit(nodeid: str) -> str:
 
     >>> work_unit("notebooks/02_xor.ipynb::Cell 7")
     'notebooks/02_xor.ipynb'
-    >>> work_unit("tests/test_site.py::test_every_image_has_alt_text")
-    'tests/test_site.py'
-    >>> work_unit("tests/test_browser.py::test_lesson_opens_clean[02_xor]")
-    'tests/test_browser.py::test_lesson_opens_clean'
-    >>> work_unit("tests/test_browser.py::test_lesson_in_browser[02_xor-lab]")
-    'tests/test_browser.py::test_lesson_in_browser[02_xor-lab]'
-    >>> work_unit("tests/test_nbgrader.py::test_release_has_no_solution_and_no_hidden_test[02_xor.ipynb]")
-    'tests/test_nbgrader.py[02_xor.ipynb]'
-    >>> work_unit("tests/test_nbgrader.py::test_cli")
-    'tests/test_nbgrader.py'
+    >>> work_unit("tests/site/test_site.py::test_every_image_has_alt_text")
+    'tests/site/test_site.py'
+    >>> work_unit("tests/lessons/test_browser.py::test_lesson_opens_clean[02_xor]")
+    'tests/lessons/test_browser.py::test_lesson_opens_clean'
+    >>> work_unit("tests/lessons/test_browser.py::test_lesson_in_browser[02_xor-lab]")
+    'tests/lessons/test_browser.py::test_lesson_in_browser[02_xor-lab]'
+    >>> work_unit("tests/homework/test_nbgrader.py::test_release_has_no_solution_and_no_hidden_test"
+    ...           "[02_xor.ipynb]")
+    'tests/homework/test_nbgrader.py[02_xor.ipynb]'
+    >>> work_unit("tests/homework/test_nbgrader.py::test_cli")
+    'tests/homework/test_nbgrader.py'
     """
     path = nodeid.split("::", 1)[0]
     if path.endswith(".ipynb") or path in SHARED_FIXTURE_MODULES:
@@ -72,8 +74,8 @@ def work_unit(nodeid: str) -> str:
         # The lesson is the test's parameter: ``test_x[02_xor.ipynb]``.
         param = nodeid.rsplit("[", 1)[1].rstrip("]") if nodeid.endswith("]") else ""
         return f"{path}[{param}]" if param else path
-    if nodeid.startswith("tests/test_browser.py::test_lesson_opens_clean"):
-        return "tests/test_browser.py::test_lesson_opens_clean"
+    if nodeid.startswith("tests/lessons/test_browser.py::test_lesson_opens_clean"):
+        return "tests/lessons/test_browser.py::test_lesson_opens_clean"
     return nodeid
 
 
@@ -103,9 +105,10 @@ def pytest_xdist_make_scheduler(config: Any, log: Any) -> Any:
 def unit_rank(unit: str) -> int:
     """Sort key of a work unit: the :data:`LONG_UNITS` in their order, then the rest.
 
-    >>> sorted(["tests/test_a.py::t", "tests/test_classroom.py::test_class_end_to_end",
-    ...         "tests/test_site.py"], key=unit_rank)
-    ['tests/test_site.py', 'tests/test_classroom.py::test_class_end_to_end', 'tests/test_a.py::t']
+    >>> sorted(["tests/test_a.py::t", "tests/classroom/test_classroom.py::test_class_end_to_end",
+    ...         "tests/site/test_site.py"], key=unit_rank)  # doctest: +NORMALIZE_WHITESPACE
+    ['tests/site/test_site.py', 'tests/classroom/test_classroom.py::test_class_end_to_end',
+     'tests/test_a.py::t']
     """
     for rank, prefix in enumerate(LONG_UNITS):
         if unit.startswith(prefix):

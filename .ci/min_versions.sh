@@ -36,7 +36,7 @@ python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q -r .ci/min-versions.txt
 "$venv/bin/python" -m pip install -q -e . --no-deps
 # The build backend pyproject.toml's [build-system] asks for (pip's isolated builds get it;
-# tests/test_project.py calls it directly): a build tool, not a runtime floor.
+# tests/project/test_project.py calls it directly): a build tool, not a runtime floor.
 "$venv/bin/python" -m pip install -q "setuptools>=77"
 "$venv/bin/python" -m pip list 2>/dev/null | grep -iE '^(numpy|scipy|sympy|matplotlib|ipywidgets|pillow|contourpy|numba) '
 
@@ -62,23 +62,23 @@ PY
 
 # Tests that need the notebook tool chain, a browser or the network are left out.
 tests=()
-for f in tests/test_*.py; do
+for f in tests/*/test_*.py; do
     case "$f" in
-        tests/test_browser*|tests/test_binder.py|tests/test_handouts.py|tests/test_nbgrader.py) ;;
-        tests/test_homework.py|tests/test_run.py|tests/test_lazy_answers.py) ;;  # execute notebooks
-        tests/test_mutation.py) ;;  # executes a lesson per mutant sample
-        tests/test_cpu_independence.py|tests/test_site.py|tests/test_site_safety.py) ;;  # CPU switch; the site
-        tests/test_site_questions.py|tests/test_site_figure_data.py) ;;  # the site's tool chain
-        tests/test_slides.py|tests/test_classroom.py) ;;  # decks in a browser; a JupyterHub class
-        tests/test_course_settings.py|tests/test_docs_claims.py) ;;  # Jupyter server, the tools' CLIs
-        tests/test_mathjax.py) ;;  # MathJax 3 from the site extra
+        tests/lessons/test_browser*|tests/project/test_binder.py|tests/handouts/*|tests/homework/test_nbgrader.py) ;;
+        tests/homework/test_homework.py|tests/lessons/test_run.py|tests/lessons/test_lazy_answers.py) ;;  # execute notebooks
+        tests/lessons/test_mutation.py) ;;  # executes a lesson per mutant sample
+        tests/perclib/test_cpu_independence.py|tests/site/test_site.py|tests/site/test_site_safety.py) ;;  # CPU switch; the site
+        tests/site/test_site_questions.py|tests/site/test_site_figure_data.py) ;;  # the site's tool chain
+        tests/slides/*|tests/classroom/*) ;;  # decks in a browser; a JupyterHub class
+        tests/project/test_course_settings.py|tests/project/test_docs_claims.py) ;;  # Jupyter server, the tools' CLIs
+        tests/site/test_mathjax.py) ;;  # MathJax 3 from the site extra
         # Same figure bytes whatever the last bits: a property of the stored lessons, which
         # are stored with the newest versions (a floor install draws other pixels anyway).
-        tests/test_stable_pixels.py) ;;
+        tests/widgets/test_stable_pixels.py) ;;
         # Batteries of random and adversarial inputs against our own validation and our
         # own max-margin solver (over 3 minutes here): their subject is inputs, not
         # versions; every other unit test and every lesson still runs at the floor.
-        tests/test_bad_inputs.py|tests/test_max_margin_fuzz.py) ;;
+        tests/perclib/test_bad_inputs.py|tests/perclib/test_max_margin_fuzz.py) ;;
         *) tests+=("$f") ;;
     esac
 done
@@ -87,8 +87,8 @@ done
 # 6.90's health checks occasionally trip on the geometry tests' larger examples).
 "$venv/bin/python" -m pytest -o addopts="" -p no:cacheprovider -q --hypothesis-seed=0 --durations=15 \
     -W ignore::DeprecationWarning \
-    --deselect tests/test_project.py::test_ruff_is_clean \
-    --deselect "tests/test_cell_roles.py::test_coursetools_docstring_examples_run[coursetools.handouts]" \
-    --deselect tests/test_colab.py::test_the_site_and_the_handouts_leave_the_colab_cell_out \
-    --deselect tests/test_index.py::test_the_commands_said_to_take_out_and_force_do \
+    --deselect tests/project/test_project.py::test_ruff_is_clean \
+    --deselect "tests/lessons/test_cell_roles.py::test_coursetools_docstring_examples_run[coursetools.shared.cells]" \
+    --deselect tests/lessons/test_colab.py::test_the_site_and_the_handouts_leave_the_colab_cell_out \
+    --deselect tests/lessons/test_index.py::test_the_commands_said_to_take_out_and_force_do \
     "${tests[@]}"

@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site
         if site is None:
-            from coursetools.site import build
+            from coursetools.site.build import build
 
             site = build(Path(tmp) / "site", verbose=False)
         server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))

@@ -113,7 +113,9 @@ def family_members(family: str) -> tuple[str, ...]:
 
 def _resolve(name: str) -> Any:
     """The object a name refers to: a public perclib name or ``submodule.name``."""
-    import perclib
+    # The package this module belongs to, already imported (importing perclib.checking
+    # imports perclib first); looked up, not imported, since perclib imports this module.
+    perclib = sys.modules["perclib"]
 
     if "." not in name:
         if name not in perclib.__all__:

@@ -4,7 +4,7 @@ A *question cell* (author tag ``question``, see ``coursetools.roles``) builds on
 :class:`Question` and shows it with :func:`perclib.widgets.ask` (the widget lives a floor
 above this model, which knows nothing of widgets). The answer is computed in the cell by
 perclib or sympy, never typed by hand (the site's build refuses a literal answer,
-``coursetools.site_questions``). The same object gives the feedback everywhere:
+``coursetools.site.questions``). The same object gives the feedback everywhere:
 
 * :meth:`Question.check` reads what the reader typed or picked and returns a
   :class:`Feedback`: one line of *why* for a right answer; for a wrong one the hint aimed
@@ -12,7 +12,7 @@ perclib or sympy, never typed by hand (the site's build refuses a literal answer
   second wrong try on also the ``stronger`` hint. The answer itself only comes from
   :meth:`Question.answer_text`, which the "Show answer" button calls;
 * :meth:`Question.spec` is the JSON the website's script needs (the same rules, written
-  again in JavaScript in ``coursetools/questions.js``; tests check that both agree).
+  again in JavaScript in ``coursetools/site/questions.js``; tests check that both agree).
 
 A question about data can be renewed: pass ``ask`` a function ``make(rng)`` that
 builds a fresh :class:`Question` from a random generator. "Another one" calls it with

@@ -6,7 +6,7 @@ when they run again: the capacity Monte Carlo (about 2,400 maximum-margin solves
 CPU-seconds) and the replica theory curves on the plotting grid (the Gibbs and
 maximum-margin saddle points at 36 alphas, 2 CPU-seconds). They are computed once by
 :func:`compute_tables` (``python -m perclib.statmech_tables`` writes them) and stored
-in ``statmech_tables.json`` next to this module. ``tests/test_statmech_tables.py``
+in ``statmech_tables.json`` next to this module. ``tests/perclib/test_statmech_tables.py``
 recomputes a slice of every table with perclib and compares, so the stored numbers
 cannot drift from the code that defines them.
 
@@ -123,7 +123,7 @@ def theory_curves() -> tuple[NDArray[np.float64], dict[str, NDArray[np.float64]]
 
     Returns ``(alphas, {"gibbs": ..., "max_margin": ..., "bayes": ...})``, each equal to
     the perclib function of :data:`THEORY_FUNCTIONS` on the grid (to float64 rounding:
-    ``tests/test_statmech_tables.py`` recomputes them at a relative 1e-10).
+    ``tests/perclib/test_statmech_tables.py`` recomputes them at a relative 1e-10).
     """
     table = _stored()["theory"]
     return THEORY_ALPHAS.copy(), {name: np.array(table[name], dtype=float) for name in THEORY_FUNCTIONS}

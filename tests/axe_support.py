@@ -2,7 +2,7 @@
 
 axe-core's script (``axe.min.js``) comes from the package index: the package
 ``axe-playwright-python`` ships it (the ``test`` extra installs it). Nothing here is a
-test; tests/test_site.py, test_slides.py and test_handouts.py call :func:`axe_problems`
+test; tests/site/test_site.py, test_slides.py and test_handouts.py call :func:`axe_problems`
 on every page, deck and handout they already build.
 
 A violation whose impact is *serious* or *critical* fails; *moderate* and *minor* ones

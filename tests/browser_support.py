@@ -1,4 +1,4 @@
-"""Helpers for tests/test_browser.py: a throwaway Jupyter server and a loopback-only browser.
+"""Helpers for tests/lessons/test_browser.py: a throwaway Jupyter server and a loopback-only browser.
 
 Nothing here is a test. The pieces:
 
@@ -712,7 +712,7 @@ class LessonPage:
                   o => o.data && o.data['application/vnd.jupyter.widget-view+json']);
                 if (!isWidget) return;
                 // A self-check question's row is not a slider figure (no figure, no status
-                // line): tests/test_browser_questions.py drives those.
+                // line): tests/lessons/test_browser_questions.py drives those.
                 if (outputs.some(o => o.data && o.data['application/vnd.perclib.question+json'])) return;
                 const plain = (o) => o.data && !o.data['application/vnd.jupyter.widget-view+json'];
                 const shown = Array.from(cell.node.querySelectorAll('.jp-OutputArea-output img'))

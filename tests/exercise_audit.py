@@ -46,7 +46,7 @@ from pathlib import Path
 import nbformat
 from jupyter_client.manager import start_new_kernel
 
-from coursetools.homework import student_version
+from coursetools.homework.build import student_version
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("library", "capture", "sibling", "hard-coded", "wrong", "self-consistent", "tolerance",

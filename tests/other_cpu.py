@@ -7,7 +7,7 @@ generic Prescott kernels (``OPENBLAS_CORETYPE``, one thread) and NumPy without t
 paths this CPU offers beyond its baseline (``NPY_DISABLE_CPU_FEATURES``).
 
 The browser test's Jupyter server runs with them, so its kernels must write every
-lesson byte for byte as stored (tests/test_browser.py); tests/test_cpu_independence.py
+lesson byte for byte as stored (tests/lessons/test_browser.py); tests/perclib/test_cpu_independence.py
 checks that they really change the arithmetic.
 """
 

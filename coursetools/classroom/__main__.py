@@ -15,8 +15,8 @@ import os
 import sys
 from pathlib import Path
 
-from coursetools._common import CourseToolsError, lesson_notebooks, run_cli
 from coursetools.classroom.settings import AUTHENTICATORS, ClassSettings, load_settings
+from coursetools.shared.common import CourseToolsError, lesson_notebooks, run_cli
 
 DEFAULT_DIR = Path(os.environ.get("PERCEPTRON_CLASS_DIR", "/srv/perceptron-course"))
 

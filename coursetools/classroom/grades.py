@@ -19,8 +19,8 @@ from pathlib import Path
 
 import nbformat
 
-from coursetools._common import CourseToolsError
 from coursetools.classroom.settings import ClassSettings
+from coursetools.shared.common import CourseToolsError
 
 FORMATS = ("canvas", "moodle")
 CANVAS_ID_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]

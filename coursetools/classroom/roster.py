@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from coursetools._common import CourseToolsError
 from coursetools.classroom.settings import NAME_RE, ClassSettings
+from coursetools.shared.common import CourseToolsError
 
 COLUMNS = ("id", "first name", "last name", "email")
 #: Longer fields are refused (a name or an address never needs more).

@@ -16,7 +16,7 @@ import sys
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from coursetools._common import CourseToolsError
+from coursetools.shared.common import CourseToolsError
 
 SETTINGS_FILE = "classroom.json"
 HUB_CONFIG_FILE = "jupyterhub_config.py"

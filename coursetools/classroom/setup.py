@@ -32,9 +32,9 @@ import stat
 import subprocess
 from pathlib import Path
 
-from coursetools._common import CourseToolsError, lesson_notebooks
 from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
 from coursetools.classroom.settings import ClassSettings
+from coursetools.shared.common import CourseToolsError, lesson_notebooks
 
 #: What students must not see: nbgrader's instructor menus and their server handlers.
 STUDENT_DISABLED_LAB = (

@@ -67,7 +67,7 @@ class CourseFigure(Figure):
 
     #: A sentence that describes the figure for a reader who cannot see it. When set, it is
     #: the figure's ``repr``, so a notebook stores it as the image's ``text/plain``, and the
-    #: site uses it as the image's alt text (``coursetools.site.image_alt``).
+    #: site uses it as the image's alt text (``coursetools.site.build.image_alt``).
     alt_text: str = ""
 
     #: The numbers behind a curve figure, for a reader who cannot see it (set with

@@ -11,11 +11,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 
-import perclib.widgets
 from perclib.widgets.base import SliderFigure
 
 
@@ -28,7 +28,8 @@ def all_demos() -> dict[str, Callable[[], SliderFigure]]:
     True
     """
     found: dict[str, Callable[[], SliderFigure]] = {}
-    for info in pkgutil.iter_modules(perclib.widgets.__path__):
+    # The modules beside this one (not perclib.widgets.__path__: the package imports us).
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         module = importlib.import_module(f"perclib.widgets.{info.name}")
         for name, builder in getattr(module, "DEMOS", {}).items():
             found[f"{info.name}.{name}"] = builder

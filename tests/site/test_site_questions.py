@@ -1,0 +1,396 @@
+"""Self-check questions on the built website (issue 39), in headless Chromium.
+
+The site is built once for this module by tests/site/test_site.py's fixture (the same build,
+the same loopback-only browser). On the lesson pages a reader answers with the keyboard
+alone: a right answer is accepted with its reason, wrong answers get the hints aimed at
+them (and a stronger one from the second try), the answer shows only when asked, the
+feedback is in a live region, progress survives a reload and shows on the index, "Another
+one" gives a different instance whose own answer is accepted, and no request is made.
+The script's rules are compared with ``perclib.questions.Question.check`` on every kind.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import nbformat
+import pytest
+import sympy as sp
+import test_site as _site
+
+from coursetools.shared.common import CourseToolsError
+from coursetools.site.questions import (
+    BUDGET_JS_BYTES,
+    JS_NAME,
+    lesson_questions,
+    markdown_html,
+    site_instance,
+)
+from perclib import cover_count
+from perclib.questions import SITE_SEEDS, Question, decode
+
+# The site, its server and the browser: tests/site/test_site.py's fixtures, built once here.
+site_dir, served, browser, _Visit = _site.site_dir, _site.served, _site.browser, _site._Visit
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("0[1-9]_*.ipynb"))
+#: Lessons with questions (all of 1-9; the test above holds every one to six).
+WITH_QUESTIONS = [p for p in NOTEBOOKS
+                  if any("question" in c.metadata.get("tags", [])
+                         for c in nbformat.read(p, as_version=4).cells)]
+TEXTS = {"why": "Because **so**.", "hint": "General hint.", "stronger": "Stronger one."}
+
+
+def _plain(markup: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+
+
+def _lead(markup: str) -> str:
+    """The plain words of a hint before its first formula (typeset maths reads otherwise)."""
+    return _plain(markup).split("\\(")[0].split("\\[")[0].strip()[:50]
+
+
+def _page_questions(page_path: Path) -> list[dict]:
+    """The questions of a built page: id, stem and the decoded instances."""
+    text = page_path.read_text(encoding="utf-8")
+    found = []
+    for m in re.finditer(r'<div class="qz" id="([^"]+)" data-stem="([^"]+)" data-id="([^"]+)" '
+                         r'data-q="([^"]+)"', text):
+        found.append({"uid": m.group(1), "stem": m.group(2), "id": m.group(3),
+                      "instances": decode(m.group(4))})
+    return found
+
+
+# ------------------------------------------------------------------ the built files
+def test_every_lesson_has_six_questions_three_predict_first() -> None:
+    for number in range(1, 10):
+        (path,) = [p for p in NOTEBOOKS if p.name.startswith(f"0{number}_")]
+        cells = [c for c in nbformat.read(path, as_version=4).cells
+                 if "question" in c.metadata.get("tags", [])]
+        specs = [next(o["data"]["application/vnd.perclib.question+json"] for o in c.outputs
+                      if "application/vnd.perclib.question+json" in o.get("data", {})) for c in cells]
+        assert len(specs) >= 6, f"{path.name}: {len(specs)} questions"
+        assert sum(s["predict"] for s in specs) >= 3, f"{path.name}: fewer than 3 predict-first"
+
+
+def test_questions_on_the_pages_and_answers_out_of_sight(site_dir) -> None:
+    search = (site_dir / "searchindex.js").read_text(encoding="utf-8")
+    for lesson in WITH_QUESTIONS:
+        page = site_dir / f"{lesson.stem}.html"
+        questions = _page_questions(page)
+        n_cells = sum("question" in c.metadata.get("tags", [])
+                      for c in nbformat.read(lesson, as_version=4).cells)
+        assert len(questions) == n_cells, f"{page.name}: {len(questions)} of {n_cells} questions"
+        text = page.read_text(encoding="utf-8")
+        assert "from perclib.questions import" not in text, "a question's code reached the page"
+        visible = _plain(re.sub(r"<script.*?</script>", "", text, flags=re.S))
+        for q in questions:
+            for inst in q["instances"][:3]:
+                secret = decode(inst["secret"])
+                # A choice's answer is one of its visible options; its reason is not shown.
+                keys = ("why",) if inst["kind"] in ("choice", "choices", "yesno") else ("why", "shown")
+                for key in keys:
+                    words = _plain(secret[key])
+                    if len(words) < 12:
+                        continue  # "Yes", "$8$": too short to tell apart from the prose
+                    assert words not in visible, f"{page.name} {q['id']}: its {key} is visible"
+                    assert words not in search, f"{page.name} {q['id']}: its {key} is in the search index"
+            if len(q["instances"]) > 1:
+                assert len(q["instances"]) >= 20
+                assert len({inst["prompt"] for inst in q["instances"]}) > 1
+    script = site_dir / "_static" / JS_NAME
+    assert script.stat().st_size <= BUDGET_JS_BYTES
+
+
+def test_the_index_knows_how_many_questions_each_lesson_has(site_dir) -> None:
+    text = (site_dir / "00_index.html").read_text(encoding="utf-8")
+    m = re.search(r'class="qz-index" data-totals="([^"]+)"', text)
+    assert m, "no progress holder on the index"
+    totals = json.loads(html.unescape(m.group(1)))
+    for lesson in WITH_QUESTIONS:
+        assert totals[lesson.stem] == len(_page_questions(site_dir / f"{lesson.stem}.html"))
+
+
+def test_first_view_within_budget(site_dir) -> None:
+    from coursetools.site.build import BUDGET_FIRST_LOAD_MB
+    from coursetools.site.page_weight import first_load_bytes
+
+    for lesson in WITH_QUESTIONS:
+        assert first_load_bytes(site_dir, site_dir / f"{lesson.stem}.html") <= BUDGET_FIRST_LOAD_MB * 2**20
+
+
+# ------------------------------------------------------------------ the build's rules
+def _lesson(tmp_path: Path, source: str, outputs=()) -> Path:
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": ["question"]})
+    cell.outputs = list(outputs)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Lesson"), cell])
+    path = tmp_path / "09_demo.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def _spec_output(question: Question):
+    return nbformat.v4.new_output("display_data", {"application/vnd.perclib.question+json": question.spec(),
+                                                   "text/plain": "q"})
+
+
+RENEWABLE = """from perclib.questions import Question
+from perclib.widgets import ask
+
+
+def make(rng):
+    n = int(rng.integers(2, 50))
+    return Question(f"{n} + 1?", kind="integer", answer=n + 1, why="w", hint="h", stronger="s")
+
+
+ask(make)
+"""
+
+
+def test_the_build_names_a_cell_whose_answer_is_typed_by_hand(tmp_path) -> None:
+    source = ("from perclib.questions import Question\nfrom perclib.widgets import ask\n"
+              "ask(Question('q', kind='integer', answer=8, why='w', hint='h', stronger='s'))\n")
+    path = _lesson(tmp_path, source)
+    with pytest.raises(CourseToolsError, match=r"09_demo.ipynb cell 1 \(id .*answer=8 is typed by hand"):
+        lesson_questions(path, tmp_path / "cache")
+
+
+def test_renewable_questions_get_24_instances_checked_against_the_stored_one(tmp_path) -> None:
+    import numpy as np
+
+    ns: dict = {}
+    exec(RENEWABLE.replace("ask(make)", ""), ns)
+    stored = ns["make"](np.random.default_rng(0))
+    path = _lesson(tmp_path, RENEWABLE, [_spec_output(stored)])
+    (instances,) = lesson_questions(path, tmp_path / "cache").values()
+    assert len(instances) == SITE_SEEDS >= 20 and instances[0] == json.loads(json.dumps(stored.spec()))
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 1  # cached like the frames
+    stale = ns["make"](np.random.default_rng(5))
+    path = _lesson(tmp_path, RENEWABLE, [_spec_output(stale)])
+    with pytest.raises(CourseToolsError, match="stale"):
+        lesson_questions(path, tmp_path / "cache")
+    needs_more = RENEWABLE.replace("n = int(rng.integers(2, 50))", "n = OFFSET + 1")
+    path = _lesson(tmp_path, needs_more, [_spec_output(stored)])
+    with pytest.raises(CourseToolsError, match="must run by itself"):
+        lesson_questions(path, tmp_path / "cache")
+
+
+# ------------------------------------------------------------------ in a browser
+def _visit(browser, served, page: str) -> _Visit:
+    visit = _Visit(browser, {"width": 1200, "height": 900})
+    visit.requests = []
+    visit.page.on("request", lambda r: visit.requests.append(r))
+    visit.open(f"{served}/{page}")
+    return visit
+
+
+def _feedback(page, uid: str) -> str:
+    return page.locator(f"#{uid} .qz-feedback").inner_text()
+
+
+def _wait_feedback(page, uid: str, before: str) -> str:
+    page.wait_for_function(
+        "([uid, before]) => document.querySelector('#' + uid + ' .qz-feedback').innerText !== before",
+        arg=[uid, before], timeout=5000)
+    return _feedback(page, uid)
+
+
+def _keyboard_into(page, uid: str) -> None:
+    """Put the keyboard focus just before the question; the rest is Tab and typing."""
+    page.evaluate("uid => { const e = document.getElementById(uid); e.tabIndex = -1; e.focus(); }", uid)
+
+
+def _type_and_check(page, uid: str, text: str) -> str:
+    before = _feedback(page, uid)
+    field = page.locator(f"#{uid} .qz-input")
+    if page.evaluate("() => document.activeElement && document.activeElement.classList.contains('qz-input')"):
+        page.keyboard.press("Control+A")
+    else:
+        _keyboard_into(page, uid)
+        page.keyboard.press("Tab")
+        assert field.evaluate("e => e === document.activeElement"), "Tab did not reach the answer box"
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")  # submits the form: the Check button's action
+    if _feedback(page, uid) == before:
+        return _wait_feedback(page, uid, before)
+    return _feedback(page, uid)
+
+
+def _hints(inst: dict) -> dict:
+    s = decode(inst["secret"])
+    return {str(k): _lead(t) for k, t in s["hints"]}, s
+
+
+@pytest.mark.browser
+def test_a_reader_answers_with_the_keyboard_alone(site_dir, served, browser) -> None:
+    stem = "01_threshold_units"
+    (q,) = [q for q in _page_questions(site_dir / f"{stem}.html") if q["id"] == "q01-grandmother"]
+    hints, secret = _hints(q["instances"][0])
+    visit = _visit(browser, served, f"{stem}.html")
+    page, uid = visit.page, q["uid"]
+    try:
+        region = page.locator(f"#{uid} .qz-feedback")
+        assert region.get_attribute("aria-live") == "polite" and region.get_attribute("role") == "status"
+        # Three wrong answers, each with the hint aimed at it; a stronger hint from the second.
+        wrong = [("65536", hints["65536"]), ("0", hints["0"]), ("7", _lead(secret["hint"]))]
+        for k, (answer, hint) in enumerate(wrong):
+            said = " ".join(_type_and_check(page, uid, answer).split())
+            assert said.startswith("✗ Not yet.") and hint in said, (answer, said)
+            assert ("Stronger hint:" in said) == (k >= 1), said
+            assert "Answer:" not in said
+        # The answer only when asked: Tab from the box to Check, then to "Show answer".
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.classList.contains('qz-show')")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => document.querySelector('#{uid} .qz-feedback').innerText.startsWith('Answer')")
+        assert _lead(secret["why"]) in " ".join(_feedback(page, uid).split())
+        said = _type_and_check(page, uid, "1")
+        assert said.startswith("✓ Right.") and _lead(secret["why"]) in " ".join(said.split())
+        assert page.locator(".qz-progress").is_visible(), "the progress line is not shown"
+        progress = page.locator(".qz-progress .qz-count").inner_text()
+        total = len(_page_questions(site_dir / f"{stem}.html"))
+        assert progress == f"Self-check questions answered right: 1 of {total}.", progress
+        # Kept across a reload, and shown on the index.
+        visit.open(f"{served}/{stem}.html")
+        assert page.locator(".qz-progress .qz-count").inner_text().endswith(f"1 of {total}.")
+        assert page.locator(f"#{uid} .qz-solved").is_visible()
+        visit.open(f"{served}/00_index.html")
+        badge = page.locator(f'.qz-badge[data-stem="{stem}"]')
+        assert badge.inner_text().strip() == f"(self-check: 1 of {total})"
+        page.locator(".qz-index button").focus()
+        page.keyboard.press("Enter")
+        assert badge.inner_text().strip() == f"(self-check: 0 of {total})"
+        page.screenshot(path=str(ROOT / "test-output" / "site" / "questions-index.png"))
+        assert not visit.blocked and not visit.errors, (visit.blocked, visit.errors)
+        assert not [r.url for r in visit.requests if r.resource_type in ("xhr", "fetch", "websocket")]
+        assert all(r.url.startswith(served) or r.url.startswith("data:") for r in visit.requests)
+    finally:
+        visit.close()
+
+
+@pytest.mark.browser
+def test_another_one_and_choices_with_the_keyboard(site_dir, served, browser) -> None:
+    stem = "01_threshold_units"
+    (q,) = [q for q in _page_questions(site_dir / f"{stem}.html") if q["id"] == "q01-output"]
+    visit = _visit(browser, served, f"{stem}.html")
+    page, uid = visit.page, q["uid"]
+    try:
+        first_prompt = page.locator(f"#{uid} .qz-prompt").inner_text()
+        another = page.locator(f"#{uid} .qz-another")
+        assert another.is_visible()
+        another.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "([uid, p]) => document.querySelector('#' + uid + ' .qz-prompt').innerText !== p",
+            arg=[uid, first_prompt])
+        inst = q["instances"][1]
+        assert inst["prompt"] != q["instances"][0]["prompt"]
+        answer = decode(inst["secret"])["answer"]  # the index of the right option
+        # Focus moved to the first option; arrow keys move between radio buttons.
+        for _ in range(answer):
+            page.keyboard.press("ArrowDown")
+        page.keyboard.press("Space")
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            f"() => document.querySelector('#{uid} .qz-feedback').innerText.startsWith('✓')")
+        assert page.locator(f"#{uid} .qz-feedback").inner_text().startswith("✓ Right.")
+        page.screenshot(path=str(ROOT / "test-output" / "site" / "questions-lesson1.png"), full_page=False)
+        assert not visit.blocked and not visit.errors, (visit.blocked, visit.errors)
+    finally:
+        visit.close()
+
+
+def _python_cases() -> list[tuple[Question, list]]:
+    """One question of each kind, with responses: right, each hint key, other, unreadable."""
+    P = sp.Symbol("P")
+    return [
+        (Question("i", kind="integer", answer=cover_count(4, 2), hints={14: "T *h*.", 16: "All."}, **TEXTS),
+         ["8", " 8 ", "14", "16", "9", "1,024", "x", ""]),
+        (Question("n", kind="number", answer=0.4472, tol=2e-3, hints={0.2: "Square."}, **TEXTS),
+         ["0.447", "0.4452", "0.2", "1/5", "2e-1", "0.5", "abc"]),
+        (Question("f", kind="fraction", answer=Fraction(cover_count(4, 2), 16),
+                  hints={Fraction(7, 8): "Thr."}, **TEXTS),
+         ["1/2", "8/16", "0.5", "7/8", "14/16", "0.501", "2/3", "1/0", "x"]),
+        (Question("c", kind="choice", answer=["a", "b", "c"][len("x")], choices=["a", "b", "c"],
+                  hints={"a": "Not a.", "c": "Not $c$."}, **TEXTS), [1, 0, 2, None]),
+        (Question("m", kind="choices", answer={"a", "c"}, choices=["a", "b", "c"],
+                  hints={"b": "Not b."}, **TEXTS), [[0, 2], [0, 1, 2], [0], [], [2]]),
+        (Question("y", kind="yesno", answer=cover_count(3, 2) == 6, **TEXTS), [True, False, None]),
+        (Question("p", kind="formula", variables=["P"], answer=sp.expand(2 * P + 2),
+                  hints={2 * P: "Plus two."}, **TEXTS),
+         ["2P+2", "2*(P+1)", "2 P + 2", "2P", "P^2", "2**P", "sqrt(P)", "Q", "import os", "2P+"]),
+    ]
+
+
+def _py_response(q: Question, r):
+    if q.kind == "choice":
+        return None if r is None else q.choices[r]
+    if q.kind == "choices":
+        return {q.choices[k] for k in r}
+    return r
+
+
+@pytest.mark.browser
+def test_the_script_checks_as_python_does(site_dir, served, browser) -> None:
+    visit = _visit(browser, served, "01_threshold_units.html")
+    try:
+        for q, responses in _python_cases():
+            inst = site_instance(json.loads(json.dumps(q.spec())))
+            for before in (0, 1):
+                for r in responses:
+                    want = q.check(_py_response(q, r), wrong_before=before)
+                    got = visit.page.evaluate(
+                        "([q, r, b]) => window.perclibQuestions.check(q, r, b)", [inst, r, before])
+                    message = markdown_html(want.message, inline=True)
+                    assert (got["correct"], got["counted"]) == (want.correct, want.counted), (q.kind, r)
+                    assert got["message"] == message, (q.kind, r, got["message"], message)
+        assert not visit.errors, visit.errors
+    finally:
+        visit.close()
+
+
+def _fill_right(page, uid: str, inst: dict) -> bool:
+    """Give the page the instance's right answer through its form; False for a formula."""
+    s, kind = decode(inst["secret"]), inst["kind"]
+    if kind == "formula":
+        return False
+    if kind in ("integer", "number", "fraction"):
+        text = {"integer": lambda a: a, "number": repr, "fraction": lambda a: f"{a[0]}/{a[1]}"}[kind]
+        page.locator(f"#{uid} .qz-input").fill(text(s["answer"]))
+    else:
+        wanted = ({0} if s["answer"] else {1}) if kind == "yesno" else \
+            set(s["answer"]) if kind == "choices" else {s["answer"]}
+        boxes = page.locator(f"#{uid} .qz-options input")
+        for k in range(boxes.count()):
+            if k in wanted:
+                boxes.nth(k).check()
+            elif kind == "choices":
+                boxes.nth(k).uncheck()
+    page.locator(f"#{uid} .qz-check").click()
+    return True
+
+
+@pytest.mark.browser
+def test_every_question_on_every_page_accepts_its_answer(site_dir, served, browser) -> None:
+    checked = 0
+    for lesson in WITH_QUESTIONS:
+        visit = _visit(browser, served, f"{lesson.stem}.html")
+        try:
+            questions = _page_questions(site_dir / f"{lesson.stem}.html")
+            assert visit.page.locator(".qz-form:not([hidden])").count() == len(questions)
+            for q in questions:
+                if _fill_right(visit.page, q["uid"], q["instances"][0]):
+                    said = _wait_feedback(visit.page, q["uid"], "")
+                    assert said.startswith("✓ Right."), (lesson.name, q["id"], said)
+                    checked += 1
+            count = visit.page.locator(".qz-progress .qz-count").inner_text()
+            assert count.endswith(f"of {len(questions)}."), count
+            assert not visit.errors and not visit.blocked, (lesson.name, visit.errors, visit.blocked)
+        finally:
+            visit.close()
+    assert checked >= 30, checked
