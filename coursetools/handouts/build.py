@@ -76,6 +76,7 @@ from coursetools.shared.browser import Browser, find_chromium
 from coursetools.shared.cells import IMAGE_MIMES, image_alt, lesson_title, plain_text, static_outputs
 from coursetools.shared.colab import without_colab_cell
 from coursetools.shared.mathjax import TEX_OPTIONS, svg_bundle
+from coursetools.shared.output_cache import OutputCache, source_digest
 from coursetools.shared.question_print import handout_cell
 from coursetools.shared.roles import cell_role
 
@@ -215,12 +216,14 @@ class Handout:
     n_math: int
     n_images: int
     seconds: float
+    reused: bool = False
 
     def summary(self) -> str:
         pdf = f", {self.pdf.name} {self.pdf_bytes / 1024:.0f} KiB" if self.pdf else ""
         return (
             f"{self.source} -> {self.html} {self.html_bytes / 1024:.0f} KiB{pdf}; "
-            f"{self.n_math} formulas, {self.n_images} images; built in {self.seconds:.1f} s"
+            f"{self.n_math} formulas, {self.n_images} images; "
+            + ("reused (lesson and tools unchanged)" if self.reused else f"built in {self.seconds:.1f} s")
         )
 
 
@@ -458,10 +461,13 @@ def build(
     pdf: bool = True,
     verbose: bool = True,
     with_solutions: bool = False,
+    cache_dir: Path | None = None,
 ) -> list[Handout]:
     """Build the HTML (and PDF) handout of each notebook into ``out_dir``.
 
     ``with_solutions`` builds the instructor copies, ``NN_name-solutions.html/.pdf``.
+    A handout whose lesson, code and tools are unchanged is copied from the cache
+    (``cache_dir``, default ``.cache/handouts``; see :func:`handout_cache`).
     """
     notebooks = lesson_notebooks() if not notebooks else [Path(p) for p in notebooks]
     out_dir = repo_root() / DEFAULT_OUT if out_dir is None else Path(out_dir)
@@ -478,13 +484,28 @@ def build(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     handouts: list[Handout] = []
-    browser = Browser(chromium)
+    cache = handout_cache(cache_dir)
+    # The links between handouts name the set of lessons built together: part of the key.
+    options = (f"solutions={with_solutions}", f"pdf={pdf}", "lessons=" + ",".join(sorted(stems)),
+               "chromium=" + _file_id(chromium))
+    browser: Browser | None = None
     try:
         with tempfile.TemporaryDirectory(prefix="handout-") as tmp:
             bar = progress(plan, desc="handouts" + (" with solutions" if with_solutions else ""),
                            unit="lesson", enabled=verbose)
             for src, targets in bar:
                 start = time.perf_counter()
+                key = cache.key(Path(src), *options)
+                kept = cache.restore(key, targets)
+                if kept is not None:
+                    handout = Handout(source=Path(src), html=targets[0], pdf=targets[1] if pdf else None,
+                                      seconds=time.perf_counter() - start, reused=True, **kept)
+                    handouts.append(handout)
+                    if verbose:
+                        bar.write(handout.summary(), file=sys.stdout)
+                    continue
+                if browser is None:
+                    browser = Browser(chromium)
                 bar.set_postfix_str(f"{Path(src).stem}: typesetting")
                 html_path = targets[0]
                 raw = notebook_to_raw_html(
@@ -541,12 +562,36 @@ def build(
                     seconds=time.perf_counter() - start,
                 )
                 handouts.append(handout)
+                cache.store(key, targets, {"html_bytes": handout.html_bytes, "pdf_bytes": handout.pdf_bytes,
+                                           "n_math": handout.n_math, "n_images": handout.n_images})
                 if verbose:
                     bar.write(handout.summary(), file=sys.stdout)
             bar.close()
     finally:
-        browser.close()
+        if browser is not None:
+            browser.close()
     return handouts
+
+
+def _file_id(path: str) -> str:
+    """A program's path, size and time: a new Chromium (which prints the PDFs) is a new key."""
+    stat = Path(path).resolve().stat()
+    return f"{Path(path).resolve()}:{stat.st_size}:{stat.st_mtime_ns}"
+
+
+#: Below ``.cache``: built handouts by the hash of the lesson, this code and its tools.
+CACHE_SUBDIR = "handouts"
+
+
+def handout_cache(folder: Path | None = None) -> OutputCache:
+    """The handouts' :class:`OutputCache`: keyed by the lesson file, the code of this
+    package and of ``shared`` (the MathJax bundle, the cells' rules) and the versions of
+    the tools that typeset and print (nbconvert, nbgrader, MathJax, Playwright)."""
+    here = Path(__file__).resolve().parent
+    code = source_digest([here, here.parent / "shared"],
+                         ["nbconvert", "nbgrader", "django-static-mathjax", "jinja2", "playwright",
+                          "pygments", "mistune"])
+    return OutputCache(folder or repo_root() / ".cache" / CACHE_SUBDIR, code)
 
 
 def _print_pdf(browser: Browser, html_path: Path, pdf_path: Path, footer: str) -> None:

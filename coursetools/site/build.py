@@ -58,6 +58,7 @@ from coursetools.shared.roles import cell_role
 from coursetools.site import questions as site_questions
 from coursetools.site.safety import refuse_unsafe
 from coursetools.site.a11y import A11Y_CSS, A11Y_JS, sidebar_landmark
+from coursetools.site.incremental import BUILD_SUBDIR, copy_for_editing, sync_tree
 from perclib.plotting import FIGURE_DATA_MIME
 
 DEFAULT_OUT = "site"
@@ -624,6 +625,11 @@ def without_icon_script(page: str) -> str:
     return _ICON_SCRIPT_TAG.sub("", page)
 
 
+def _page_set(src: Path) -> set[str]:
+    """The Sphinx documents of a source folder (top-level notebooks and Markdown pages)."""
+    return {p.name for p in src.glob("*") if p.suffix in (".ipynb", ".md")} if src.is_dir() else set()
+
+
 def site_report(out: Path) -> dict[str, float]:
     """The site's size and its heaviest first page load (``coursetools.site.page_weight``:
     everything a lesson page fetches on its first view), in MB (2**20 bytes)."""
@@ -639,17 +645,21 @@ def site_report(out: Path) -> dict[str, float]:
 _SPHINX_STEP = re.compile(r"^(reading sources|writing output)\.\.\. \[\s*(\d+)%\]")
 
 
-def run_sphinx(src: Path, out: Path, doctrees: Path, *, pages: int, show_progress: bool) -> str:
-    """Run sphinx-build (HTML); return its warnings. A bar follows its reading and writing.
+def run_sphinx(src: Path, out: Path, doctrees: Path, *, pages: int,
+               show_progress: bool) -> tuple[str, list[str]]:
+    """Run sphinx-build (HTML); return its warnings and the pages it read again.
 
     Sphinx reports each phase in percent ("reading sources... [ 50%] 04_cover_counting"):
-    the bar counts pages read and written, ``2 * pages`` in all.
+    the bar counts pages read and written, ``2 * pages`` in all. With the doctrees and the
+    output of an earlier build, Sphinx reads and writes only the pages whose sources
+    changed (and those that depend on them).
     """
     from coursetools.shared.common import progress
 
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-j", "auto", "-N",
            "-d", str(doctrees), str(src), str(out)]
     env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+    started = time.time()
     with tempfile.TemporaryFile(mode="w+") as errors:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
         with progress(total=2 * pages, desc="site pages", unit="page", enabled=show_progress) as bar:
@@ -663,7 +673,9 @@ def run_sphinx(src: Path, out: Path, doctrees: Path, *, pages: int, show_progres
         stderr = errors.read()
         if proc.wait() != 0:
             raise CourseToolsError(f"sphinx-build failed:\n{stderr[-4000:]}")
-    return stderr
+    # A page read again has a new doctree (parallel Sphinx prints ranges, not names).
+    read = [p.stem for p in doctrees.glob("*.doctree") if p.stat().st_mtime >= started - 1]
+    return stderr, sorted(read)
 
 
 def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir: Path | None = None,
@@ -687,16 +699,23 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     players = render_players(notebooks, cache_dir=cache, log=log, show_progress=verbose)
     questions = site_questions.all_questions(notebooks, cache.parent)
     frames_time = time.perf_counter() - start
+    kept = cache.parent / BUILD_SUBDIR  # the Sphinx project kept between builds
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
         write_sources(src, notebooks, players, cache / "frames", questions,
                       handouts=root / "handouts")
-        staging = Path(tmp) / "html"
-        stderr = run_sphinx(src, staging, Path(tmp) / "doctrees", pages=len(notebooks) + 2,
-                            show_progress=verbose)
+        pages_before = _page_set(kept / "src")
+        synced = sync_tree(src, kept / "src")
+        if _page_set(kept / "src") != pages_before:  # a page came or went: start afresh
+            for stale in ("html", "doctrees"):
+                shutil.rmtree(kept / stale, ignore_errors=True)
+        stderr, rebuilt_pages = run_sphinx(kept / "src", kept / "html", kept / "doctrees",
+                                           pages=len(notebooks) + 2, show_progress=verbose)
         if verbose and stderr.strip():
             print(stderr.strip(), file=sys.stderr)
+        staging = Path(tmp) / "html"
+        copy_for_editing(kept / "html", staging)
         # Build leftovers that are not part of the site: the Jinja macro files the
         # themes copy and the (empty, html_copy_source = False) source folder.
         for leftover in (staging / "_static").glob("*webpack-macros.html"):
@@ -720,7 +739,8 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     n_players = sum(len(ps) for ps in players.values())
     n_rendered = sum(not p.cached for ps in players.values() for p in ps)
     numbers.update(total_s=time.perf_counter() - start, frames_s=frames_time, players=n_players,
-                   rendered=n_rendered)
+                   rendered=n_rendered, pages_rebuilt=len(rebuilt_pages),
+                   sources_written=len(synced.written))
     if report is not None:
         report.update(numbers)
     if verbose:
@@ -728,6 +748,9 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
             print(line)
         print(f"players: {n_players} ({n_rendered} rendered, {n_players - n_rendered} from the cache "
               f"{cache}), {numbers['frames']} frame files, frames ready in {frames_time:.1f} s")
+        pages = ", ".join(rebuilt_pages) if rebuilt_pages else "none"
+        print(f"pages: {len(rebuilt_pages)} rebuilt ({pages}); {synced.kept} source files reused "
+              f"and {len(synced.written)} written in {kept}")
         print(f"site size: {numbers['site_mb']:.1f} MB (budget {BUDGET_SITE_MB} MB); heaviest first load: "
               f"{numbers['first_load_mb']:.2f} MB, {numbers['heaviest_page']} "
               f"(budget {BUDGET_FIRST_LOAD_MB} MB)")

@@ -1050,14 +1050,21 @@ def build(out_dir: Path | str | None = None, lessons: list[int] | None = None, *
     pages = []
     from coursetools.shared.common import progress
 
+    pdf_cache = deck_pdf_cache() if pdf else None
     bar = progress(found, desc="slides", unit="deck", enabled=verbose)
     for lesson in bar:
         start = time.perf_counter()
         bar.set_postfix_str(f"{lesson.stem}: deck")
         page = build_deck(lesson, out, found_players.get(lesson.stem), frames_dir)
         if pdf:
-            bar.set_postfix_str(f"{lesson.stem}: printing the PDF")
-            print_pdf(page, page.parent / f"{lesson.stem}.pdf")
+            # The PDF is a print of the deck: the same deck files print the same PDF.
+            target = page.parent / f"{lesson.stem}.pdf"
+            target.unlink(missing_ok=True)
+            key = pdf_cache.key(page.parent)
+            if pdf_cache.restore(key, [target]) is None:
+                bar.set_postfix_str(f"{lesson.stem}: printing the PDF")
+                print_pdf(page, target)
+                pdf_cache.store(key, [target])
         pages.append(page)
         if verbose:
             count = json.loads((page.parent / "slides.json").read_text())["slides"]
@@ -1065,6 +1072,19 @@ def build(out_dir: Path | str | None = None, lessons: list[int] | None = None, *
                       file=sys.stdout)
     bar.close()
     return pages
+
+
+def deck_pdf_cache():
+    """Printed decks by the hash of the deck's files, this package's code, Playwright's
+    version and the Chromium that prints them (``.cache/slides-pdf``)."""
+    from coursetools.shared.browser import find_chromium
+    from coursetools.shared.output_cache import OutputCache, source_digest
+
+    chromium = find_chromium()
+    stat = Path(chromium).resolve().stat() if chromium else None
+    code = source_digest([Path(__file__).resolve().parent], ["playwright"])
+    code += f"|{chromium}:{stat.st_size if stat else 0}:{stat.st_mtime_ns if stat else 0}"
+    return OutputCache(repo_root() / ".cache" / "slides-pdf", code)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -456,3 +456,23 @@ def test_handout_passes_axe(built, browser, name):
         page.close()
     assert not leaks
     assert not problems, "\n".join(problems)
+
+
+def test_an_unchanged_handout_is_reused_and_an_edited_one_rebuilt(tmp_path):
+    """The handouts cache (issue 51): same lesson and tools, same bytes, no Chromium run;
+    one changed sentence, a new build."""
+    _require_tools()
+    src = fixture_lessons.write(fixture_lessons.tiny_lesson(), tmp_path / "src" / FIXTURE_NAME)
+    cache = tmp_path / "cache"
+    (first,) = ho.build([src], tmp_path / "a", pdf=False, verbose=False, cache_dir=cache)
+    (again,) = ho.build([src], tmp_path / "b", pdf=False, verbose=False, cache_dir=cache)
+    assert not first.reused and again.reused
+    assert again.html.read_bytes() == first.html.read_bytes()
+    assert (again.n_math, again.n_images) == (first.n_math, first.n_images)
+    nb = nbformat.read(src, as_version=4)
+    prose = next(c for c in nb.cells if c.cell_type == "markdown")
+    prose.source += "\n\nA sentence added by the test."
+    nbformat.write(nb, src)
+    (edited,) = ho.build([src], tmp_path / "c", pdf=False, verbose=False, cache_dir=cache)
+    assert not edited.reused
+    assert "A sentence added by the test." in edited.html.read_text(encoding="utf-8")
