@@ -1,0 +1,1 @@
+"""Lecture handouts (``python -m coursetools.handouts``): HTML and PDF, offline MathJax."""

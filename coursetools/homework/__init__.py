@@ -1,0 +1,1 @@
+"""Homework (``python -m coursetools.homework``): student versions through nbgrader."""

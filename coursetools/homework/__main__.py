@@ -1,0 +1,10 @@
+"""``python -m coursetools.homework``: build the student versions (homework) (:mod:`coursetools.homework.build`)."""
+
+from coursetools.shared.common import require, run_cli
+
+# One line naming the extra to install, not a traceback, when a package is missing.
+require("homework", ("nbconvert", "nbgrader", "tqdm"))
+
+from coursetools.homework.build import main  # noqa: E402  (after the check above)
+
+raise SystemExit(run_cli(main))

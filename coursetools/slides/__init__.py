@@ -1,0 +1,1 @@
+"""Lecture slides (``python -m coursetools.slides``): reveal.js decks and their PDFs."""
