@@ -77,15 +77,20 @@ def test_a_changed_widget_renders_its_frames_again(fake_repo, tmp_path):
     assert not any(p.cached for p in again[LESSON.stem])
 
 
+def _edited_copy(tmp_path: Path, cell_type: str, addition: str) -> Path:
+    """The lesson with ``addition`` appended to its first cell of ``cell_type``."""
+    nb = nbformat.read(LESSON, as_version=4)
+    next(c for c in nb.cells if c.cell_type == cell_type).source += addition
+    edited = tmp_path / LESSON.name
+    nbformat.write(nb, edited)
+    return edited
+
+
 def test_a_changed_code_cell_before_the_slider_renders_again(fake_repo, tmp_path):
     _, rendered = fake_repo
     frames.render_players([LESSON], cache_dir=tmp_path / "cache")
     n = len(rendered)
-    nb = nbformat.read(LESSON, as_version=4)
-    first_code = next(c for c in nb.cells if c.cell_type == "code")
-    first_code.source += "\nx_unused = 1"
-    edited = tmp_path / LESSON.name
-    nbformat.write(nb, edited)
+    edited = _edited_copy(tmp_path, "code", "\nx_unused = 1")
     frames.render_players([edited], cache_dir=tmp_path / "cache")
     assert len(rendered) == 2 * n
 
@@ -94,11 +99,7 @@ def test_a_text_edit_renders_nothing(fake_repo, tmp_path):
     _, rendered = fake_repo
     frames.render_players([LESSON], cache_dir=tmp_path / "cache")
     n = len(rendered)
-    nb = nbformat.read(LESSON, as_version=4)
-    prose = next(c for c in nb.cells if c.cell_type == "markdown")
-    prose.source += "\n\nOne more sentence."
-    edited = tmp_path / LESSON.name
-    nbformat.write(nb, edited)
+    edited = _edited_copy(tmp_path, "markdown", "\n\nOne more sentence.")
     again = frames.render_players([edited], cache_dir=tmp_path / "cache")
     assert len(rendered) == n and all(p.cached for p in again[LESSON.stem])
 
