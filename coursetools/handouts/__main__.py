@@ -1,4 +1,4 @@
-"""``python -m coursetools.handouts``: build the HTML and PDF lecture handouts (:mod:`coursetools.handouts.build`)."""
+"""``python -m coursetools.handouts``: build the HTML and PDF lecture handouts."""
 
 from coursetools.shared.common import require, run_cli
 

@@ -44,10 +44,8 @@ Usage::
 
 from __future__ import annotations
 
-import copy
 import html as html_lib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -70,10 +68,16 @@ from coursetools.shared.common import (
     plan_outputs,
     progress,
     repo_root,
-    run_cli,
 )
 from coursetools.shared.browser import Browser, find_chromium
-from coursetools.shared.cells import IMAGE_MIMES, image_alt, lesson_title, plain_text, static_outputs
+from coursetools.shared.cells import (
+    IMAGE_MIMES,
+    built_markdown_cell,
+    image_alt,
+    lesson_title,
+    plain_text,
+    static_outputs,
+)
 from coursetools.shared.colab import without_colab_cell
 from coursetools.shared.mathjax import TEX_OPTIONS, svg_bundle
 from coursetools.shared.output_cache import OutputCache, source_digest
@@ -314,7 +318,7 @@ def handout_notebook(nb, *, with_solutions: bool = False):
         if role == "exercise-check":
             # Hidden in handouts (the student version keeps them); the exercise text
             # speaks of its check, so the page says where it is and what it prints.
-            cells.append(nbformat.v4.new_markdown_cell(check_note(cell)))
+            cells.append(built_markdown_cell(check_note(cell), f"{cell.get('id', 'check')}-note"))
             continue
         if role == "written" and not with_solutions:
             continue

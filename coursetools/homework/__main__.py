@@ -1,4 +1,4 @@
-"""``python -m coursetools.homework``: build the student versions (homework) (:mod:`coursetools.homework.build`)."""
+"""``python -m coursetools.homework``: build the student versions (homework)."""
 
 from coursetools.shared.common import require, run_cli
 

@@ -53,7 +53,6 @@ from coursetools.shared.common import (
     plan_outputs,
     progress,
     repo_root,
-    run_cli,
 )
 from coursetools.shared.roles import RoleError, apply_roles
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import re
 
+import nbformat
+
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
@@ -79,3 +81,15 @@ def image_alt(description: str, heading: str) -> str:
     if description and not _DEFAULT_REPR.match(description):
         return description
     return f"Figure: {heading}" if heading else "Figure"
+
+
+def built_markdown_cell(source: str, cell_id: str) -> nbformat.NotebookNode:
+    """A Markdown cell a build adds to a lesson, with a fixed id (nbformat draws a random
+    one): the same lesson then gives the same bytes, which the caches rely on.
+
+    >>> built_markdown_cell("Downloads", "site-downloads").id
+    'site-downloads'
+    """
+    cell = nbformat.v4.new_markdown_cell(source)
+    cell["id"] = cell_id
+    return cell

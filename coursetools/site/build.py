@@ -45,10 +45,17 @@ from pathlib import Path
 
 import nbformat
 
-from coursetools.shared.common import BRANCH, REPO, CourseToolsError, repo_root, run_cli
+from coursetools.shared.common import BRANCH, REPO, CourseToolsError, repo_root
 from coursetools.shared.colab import colab_url, without_colab_cell
 from coursetools.shared.players.frames import CACHE_DIR, Player, player_frames, player_html, render_players
-from coursetools.shared.cells import IMAGE_MIMES, image_alt, lesson_title, plain_text, static_outputs
+from coursetools.shared.cells import (
+    IMAGE_MIMES,
+    built_markdown_cell,
+    image_alt,
+    lesson_title,
+    plain_text,
+    static_outputs,
+)
 from coursetools.homework.build import student_version
 from coursetools.shared.mathjax import STARTUP, chtml_config, copy_mathjax
 from coursetools.site.page_weight import first_load_bytes
@@ -570,18 +577,19 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
             index_nb = site_nb
             continue
         title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
-        site_nb.cells.insert(title + 1, nbformat.v4.new_markdown_cell(
-            download_links(path.stem, pdfs.get(path.stem, False))))
+        site_nb.cells.insert(title + 1, built_markdown_cell(
+            download_links(path.stem, pdfs.get(path.stem, False)), "site-downloads"))
         nbformat.write(site_nb, src / path.name)
     if index_nb is None:
         raise CourseToolsError(f"notebooks/{INDEX}.ipynb not found: it is the landing page")
     lessons = "\n".join(p.stem for p in notebooks if p.stem != INDEX)
     totals = {stem: len(qs) for stem, qs in (questions or {}).items() if qs}
     if totals:  # self-check progress per lesson (coursetools.site.questions)
-        index_nb.cells.append(nbformat.v4.new_markdown_cell(site_questions.index_html(totals)))
-    index_nb.cells.append(nbformat.v4.new_markdown_cell(
+        index_nb.cells.append(built_markdown_cell(site_questions.index_html(totals), "site-progress"))
+    index_nb.cells.append(built_markdown_cell(
         f"```{{toctree}}\n:hidden:\n:caption: Lessons\n\n{lessons}\n```\n\n"
-        f"```{{toctree}}\n:hidden:\n:caption: About\n\n{HOW_TO}\n{LICENCE}\n```"
+        f"```{{toctree}}\n:hidden:\n:caption: About\n\n{HOW_TO}\n{LICENCE}\n```",
+        "site-contents",
     ))
     nbformat.write(index_nb, src / f"{INDEX}.ipynb")
     (src / f"{HOW_TO}.md").write_text(how_to_page(), encoding="utf-8")

@@ -47,9 +47,9 @@ from typing import Any
 
 import nbformat
 
-from coursetools.shared.common import CourseToolsError, lesson_notebooks, repo_root, run_cli
 from coursetools.shared.asciimath import check_line_tex
 from coursetools.shared.colab import is_colab_cell
+from coursetools.shared.common import CourseToolsError, lesson_notebooks, repo_root
 from coursetools.shared.mathjax import chtml_config, copy_mathjax
 from coursetools.shared.question_print import slide_notes, slide_parts
 

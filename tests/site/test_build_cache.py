@@ -148,3 +148,17 @@ def test_an_output_cache_never_serves_another_inputs_output(tmp_path):
     built.unlink()
     assert cache.restore(cache.key(lesson, "solutions=False"), [built]) == {"n": 1}
     assert built.read_text(encoding="utf-8") == "<p>one</p>"
+
+
+def test_the_site_sources_are_the_same_bytes_twice(tmp_path):
+    """What the site build writes for Sphinx depends on the lessons alone: a second write
+    gives the same bytes, so the kept project rewrites nothing and Sphinx reads nothing
+    (inserted cells once took a random id, and every page was read again)."""
+    from coursetools.site.build import write_sources
+
+    notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    write_sources(tmp_path / "a", notebooks)
+    write_sources(tmp_path / "b", notebooks)
+    report = sync_tree(tmp_path / "a", tmp_path / "kept")
+    again = sync_tree(tmp_path / "b", tmp_path / "kept")
+    assert report.written and again.written == [] and again.removed == []
