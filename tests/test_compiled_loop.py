@@ -6,10 +6,15 @@ weights with numpy's ``w + (eta * y) * x``. Random problems are drawn so that ex
 ties are common (small integers, decimals such as 0.7 and 2.1 whose float products
 tie only exactly, mixed scales); the run, its weights bit for bit and its whole trace
 must be the reference's.
+
+Every test runs twice: on the numpy loop every run starts on
+(:mod:`perclib.train._pyloop`) and on the compiled loop long runs move to; a third
+pass lets the runs move from one to the other part-way (a tiny work allowance).
 """
 
 from __future__ import annotations
 
+import importlib
 from fractions import Fraction
 
 import numpy as np
@@ -18,8 +23,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perclib import kernel_perceptron, margin_perceptron, perceptron
+from perclib.train import _pyloop
+
+perceptron_module = importlib.import_module("perclib.train.perceptron")  # not the function
 
 SETTINGS = settings(max_examples=150, deadline=None)
+
+
+@pytest.fixture(autouse=True, params=["python", "compiled", "switching"])
+def loop(request, monkeypatch):
+    """Run the test on one loop, or on both with a switch after a few patterns."""
+    if request.param == "switching":
+        monkeypatch.setattr(perceptron_module, "LOOP", None)
+        monkeypatch.setattr(perceptron_module, "_COMPILED_READY", [False])
+        monkeypatch.setattr(_pyloop, "WORK_LIMIT", 3 * _pyloop.CALL_COST)
+    else:
+        monkeypatch.setattr(perceptron_module, "LOOP", request.param)
+    return request.param
 
 # Values chosen so that sums of products often cancel exactly, at several scales.
 VALUES = st.sampled_from([0.0, 1.0, -1.0, 2.0, -3.0, 0.5, 0.7, -0.7, 2.1, -2.1, 0.1, 0.3, -0.2])

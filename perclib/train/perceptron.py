@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,6 +31,7 @@ from perclib._validation import (
     as_rng,
     as_weights,
 )
+from perclib.train import _pyloop
 
 #: Largest weight trace (bytes) that :meth:`PerceptronResult.trace` builds by default.
 MAX_TRACE_BYTES = 2**28
@@ -304,19 +306,24 @@ def _run_epochs(
 
 
 class _Context:
-    """What every epoch of a run shares: the patterns, scaled copies and rounding bounds."""
+    """What every epoch of a run shares: the patterns, scaled copies and rounding bounds.
+
+    And which loop runs the epochs: the numpy loop (:mod:`perclib.train._pyloop`) until
+    the run has done :data:`~perclib.train._pyloop.WORK_LIMIT` work, then the compiled
+    one (:mod:`perclib.train._compiled`), from the start if this process has loaded it
+    already. Both take the same decisions and make the same updates.
+    """
 
     def __init__(self, X: NDArray[np.float64], y: NDArray[np.float64], beta: float, dual: bool) -> None:
-        from perclib.train import _compiled  # numba: imported on the first run, not with perclib
-
-        self.kernel = _compiled
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.beta, self.dual = float(beta), dual
+        self.compiled = _use_compiled()
+        self.python_work = 0  # done by the numpy loop in this run
         # Margins are computed on Xs = X 2**-sx, exactly scaled when X is far from 1 in
         # size, so that nothing overflows (tiny entries may underflow: bounded, see
         # _compiled.epoch). ||x|| <= sqrt(M) max |x_j|: a bound no underflow can spoil.
-        top = _compiled.row_max(self.X)
+        top = self.compiled.row_max(self.X) if self.compiled else _pyloop.row_max(self.X)
         biggest = float(top.max())
         self.sx = 0 if 2.0**-100 < biggest < 2.0**100 or biggest == 0.0 else int(np.frexp(biggest)[1])
         if self.sx:
@@ -356,21 +363,34 @@ def _one_epoch(
     (:func:`perclib._exact.exact_dot_sign`), so a pattern lying exactly on the
     hyperplane is a mistake whatever order the sums are taken in.
     """
-    k = ctx.kernel
     w = np.array(w, dtype=np.float64)  # updated in place by the loop: the caller's stays
     order = ctx.no_perm if perm is None else np.ascontiguousarray(perm, dtype=np.int64)
     pos, nout, decided = 0, 0, -1
     while True:
-        status, pos, nout = k.epoch(
-            ctx.X, ctx.Xs, ctx.y, ctx.xn, w, ctx.ws, eta, order, ctx.dual, pos, decided,
-            ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout,
-        )
-        if status == k.DONE:
+        if ctx.compiled is None:
+            status, pos, nout, work = _pyloop.epoch(
+                ctx.X, ctx.Xs, ctx.y, ctx.xn, w, eta, order, ctx.dual, pos, decided,
+                ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout,
+                _pyloop.WORK_LIMIT - ctx.python_work if LOOP is None else 2**62,
+            )
+            ctx.python_work += work
+            if status == _pyloop.WORK:  # long enough for the compiled loop to pay its load
+                ctx.compiled = _use_compiled(load=True)
+                decided = -1
+                continue
+        else:
+            status, pos, nout = ctx.compiled.epoch(
+                ctx.X, ctx.Xs, ctx.y, ctx.xn, w, ctx.ws, eta, order, ctx.dual, pos, decided,
+                ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout,
+            )
+            _COMPILED_READY[0] = True
+        decided = -1
+        if status == _pyloop.DONE:
             return w, ctx.out[:nout].astype(np.intp)
-        if status == k.UNDECIDED:  # within the rounding bound: decide it exactly
+        if status == _pyloop.UNDECIDED:  # within the rounding bound: decide it exactly
             i = pos if perm is None else int(order[pos])
             decided = int(ctx.is_mistake(i, w))
-        elif status == k.OVERFLOW:
+        elif status == _pyloop.OVERFLOW:
             raise ValueError(
                 "the weights overflowed float64 (the margins y (w.x) would overflow too): "
                 "they grew too large; use a smaller eta or w0 (or patterns of moderate size)"
@@ -381,3 +401,21 @@ def _one_epoch(
                 "that w + eta y x == w in float64, so the run could never progress (the "
                 "margins y (w.x) overflowed float64's precision); use a smaller w0 or a larger eta"
             )
+
+
+#: Which loop runs the epochs: None (the numpy loop first, see :class:`_Context`),
+#: "python" or "compiled" (always that one; the tests hold both to the exact reference).
+LOOP: str | None = None
+# Set once the compiled loop has run in this process (its machine code is then loaded).
+_COMPILED_READY = [False]
+
+
+def _use_compiled(load: bool = False) -> ModuleType | None:
+    """The compiled loop's module when it should run the epochs (see :class:`_Context`)."""
+    if LOOP == "python":
+        return None
+    if load or LOOP == "compiled" or _COMPILED_READY[0]:
+        from perclib.train import _compiled  # numba: imported when first needed
+
+        return _compiled
+    return None
