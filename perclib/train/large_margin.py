@@ -48,6 +48,7 @@ from perclib._validation import (
     row_norms,
     unit_scaled,
 )
+from perclib.train._budget import MAX_WORK, allowed, as_budget, warn_spent
 from perclib.train.perceptron import _run_epochs, _training_inputs
 
 # Rows of the weight trace processed at a time when computing margins over time.
@@ -86,6 +87,9 @@ class LargeMarginResult:
     epoch_ends : ndarray of int, shape (iterations,), or None
         AdaTron only: the number of updates made by the end of each sweep, so
         ``margins[epoch_ends]`` is the margin after each sweep (None otherwise).
+    out_of_budget : bool
+        True when the work budget (``max_work``) stopped the run before its own limit
+        (``max_epochs`` or ``max_steps``); ``converged`` is then False.
     """
 
     algorithm: str
@@ -99,6 +103,7 @@ class LargeMarginResult:
     _X: NDArray[np.float64] = field(repr=False)
     _y: NDArray[np.float64] = field(repr=False)
     epoch_ends: NDArray[np.int64] | None = field(default=None, repr=False)
+    out_of_budget: bool = False
 
     @property
     def n_updates(self) -> int:
@@ -163,6 +168,7 @@ class LargeMarginResult:
 
     def __repr__(self) -> str:
         state = "converged" if self.converged else "did NOT converge"
+        state += " (work budget spent)" if self.out_of_budget else ""
         return (
             f"LargeMarginResult({self.algorithm}, {state} after {self.iterations} iteration(s), "
             f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
@@ -218,6 +224,7 @@ def margin_perceptron(
     max_epochs: int = 1000,
     order: str = "cyclic",
     rng: object = None,
+    max_work: int | None = MAX_WORK,
 ) -> LargeMarginResult:
     """The perceptron with margin: update whenever ``y (w.x) <= beta``.
 
@@ -256,6 +263,9 @@ def margin_perceptron(
         Present patterns 0..P-1 every epoch, or in a fresh seeded permutation each epoch.
     rng : seed or Generator, optional
         Used only with ``order="random"``.
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds, an epoch costing ``P N``; as in
+        :func:`perclib.perceptron`.
 
     Returns
     -------
@@ -269,8 +279,11 @@ def margin_perceptron(
     """
     X, y, eta, w_start, max_epochs, gen = _training_inputs(X, y, eta, w0, max_epochs, order, rng)
     beta = _as_nonnegative_float(beta, "beta")
+    max_work = as_budget(max_work)
     P = X.shape[0]
-    w, updates, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, beta)
+    w, updates, converged, spent = _run_epochs(
+        X, y, w_start, eta, max_epochs, gen, beta, max_work=max_work, name="margin_perceptron"
+    )
     epochs = len(updates)
     indices = np.concatenate(updates).astype(np.intp)
     return LargeMarginResult(
@@ -284,6 +297,7 @@ def margin_perceptron(
         w0=w_start,
         _X=X,
         _y=y,
+        out_of_budget=spent,
     )
 
 
@@ -292,7 +306,14 @@ def margin_perceptron(
 # ---------------------------------------------------------------------------
 
 
-def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float = 1e-3) -> LargeMarginResult:
+def minover(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    max_steps: int = 10_000,
+    tol: float = 1e-3,
+    max_work: int | None = MAX_WORK,
+) -> LargeMarginResult:
     """MinOver: from ``w = 0``, always update on the pattern of minimal stability.
 
     Each step computes the stabilities ``h_mu = y_mu (w.x_mu)``, picks the smallest
@@ -315,6 +336,11 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
         Upper limit on the number of updates.
     tol : float, default 1e-3
         Relative gap to the maximum margin at which to stop, in (0, 1).
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds, a step costing ``(P + 1) N`` (the stabilities of
+        every pattern): the run stops after the last step that fits, with
+        ``out_of_budget=True`` and a :class:`perclib.train.WorkBudgetWarning`; None: no
+        limit but ``max_steps``.
 
     Returns
     -------
@@ -332,6 +358,9 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
     P, N = X.shape
     max_steps = as_count(max_steps, "max_steps", 1)
     tol = _as_tol(tol)
+    max_work = as_budget(max_work)
+    wanted = max_steps
+    max_steps = allowed(max_work, (P + 1) * N, max_steps)
     J = y[:, None] * X  # reflected patterns: the stabilities are J @ w
     # w is summed in the data's own units, so that a pattern far smaller than the largest
     # is still added exactly (dividing X by its size first would flush it to zero and
@@ -366,6 +395,9 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
             converged = True
             break
     w = np.ldexp(w, ew) if ew else w
+    spent = not converged and max_steps < wanted
+    if spent:
+        warn_spent("minover", f"{steps} of max_steps={wanted} steps", max_work)
     indices = np.array(chosen, dtype=np.intp)
     return LargeMarginResult(
         algorithm="minover",
@@ -378,6 +410,7 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
         w0=np.zeros(N),
         _X=X,
         _y=y,
+        out_of_budget=spent,
     )
 
 
@@ -393,6 +426,7 @@ def adatron(
     max_epochs: int = 10_000,
     eta: float = 1.0,
     tol: float = 1e-9,
+    max_work: int | None = MAX_WORK,
 ) -> LargeMarginResult:
     """AdaTron: the maximum-margin separator by ascent on the embedding strengths.
 
@@ -430,6 +464,11 @@ def adatron(
         Step in units of ``1 / ||x_mu||^2``; must satisfy ``0 < eta < 2``.
     tol : float, default 1e-9
         Relative gap to the maximum margin at which to stop, in (0, 1).
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds: the kernel matrix costs ``P^2 N``, a sweep
+        ``3 P^2 + P N``. The run stops after the last sweep that fits (at least one),
+        with ``out_of_budget=True`` and a :class:`perclib.train.WorkBudgetWarning`;
+        None: no limit but ``max_epochs``.
 
     Returns
     -------
@@ -452,6 +491,10 @@ def adatron(
     if eta >= 2:
         raise ValueError(f"eta must be < 2 (in units of 1/||x||^2) for AdaTron to converge, got {eta}")
     tol = _as_tol(tol)
+    max_work = as_budget(max_work)
+    wanted = max_epochs
+    left = None if max_work is None else max(1, max_work - P * P * N)
+    max_epochs = allowed(left, 3 * P * P + P * N, max_epochs)
     if P > 5000:
         raise ValueError(f"adatron stores the {P} x {P} kernel matrix; use at most 5000 patterns")
     X_data, e = X, _far_exponent(X)
@@ -490,6 +533,9 @@ def adatron(
         if _certified(w, float(a.sum()), float(h.min()), tol):
             converged = True
             break
+    spent = not converged and max_epochs < wanted
+    if spent:
+        warn_spent("adatron", f"{epochs} of max_epochs={wanted} sweeps", max_work)
     indices = np.array(idx, dtype=np.intp)
     coefficients = np.ldexp(np.array(coef, dtype=np.float64), -2 * e)
     return LargeMarginResult(
@@ -504,4 +550,5 @@ def adatron(
         _X=X_data,
         _y=y,
         epoch_ends=np.array(ends, dtype=np.int64),
+        out_of_budget=spent,
     )

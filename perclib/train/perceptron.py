@@ -32,6 +32,7 @@ from perclib._validation import (
     as_weights,
 )
 from perclib.train import _pyloop
+from perclib.train._budget import MAX_WORK, allowed, as_budget, warn_spent
 
 #: Largest weight trace (bytes) that :meth:`PerceptronResult.trace` builds by default.
 MAX_TRACE_BYTES = 2**28
@@ -60,6 +61,9 @@ class PerceptronResult:
         Weights after each update, the start included (``weights[0] == w0``,
         ``weights[-1] == w``). Rebuilt on demand from the updates, with the same
         floating-point operations in the same order as the run itself.
+    out_of_budget : bool
+        True when the run stopped because its work budget (``max_work``) was spent
+        before ``max_epochs``; ``converged`` is then False.
     """
 
     w: NDArray[np.float64]
@@ -71,6 +75,7 @@ class PerceptronResult:
     w0: NDArray[np.float64]
     _X: NDArray[np.float64] = field(repr=False)
     _y: NDArray[np.float64] = field(repr=False)
+    out_of_budget: bool = False
 
     @property
     def X(self) -> NDArray[np.float64]:
@@ -149,6 +154,7 @@ class PerceptronResult:
 
     def __repr__(self) -> str:
         state = "converged" if self.converged else "did NOT converge"
+        state += " (work budget spent)" if self.out_of_budget else ""
         return (
             f"PerceptronResult({state} after {self.epochs} epoch(s), "
             f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
@@ -164,6 +170,7 @@ def perceptron(
     max_epochs: int = 1000,
     order: str = "cyclic",
     rng: object = None,
+    max_work: int | None = MAX_WORK,
 ) -> PerceptronResult:
     """Train the classical perceptron (no threshold; use :func:`augment` for one).
 
@@ -185,6 +192,11 @@ def perceptron(
         Present patterns 0..P-1 every epoch, or in a fresh seeded permutation each epoch.
     rng : seed or Generator, optional
         Used only with ``order="random"``.
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds, an epoch costing ``P N``: the run stops after the
+        last epoch that fits (at least one), with ``converged=False``,
+        ``out_of_budget=True`` and a :class:`perclib.train.WorkBudgetWarning`, if it
+        has not converged by then. None: no limit but ``max_epochs``.
 
     Returns
     -------
@@ -197,7 +209,7 @@ def perceptron(
     >>> res.converged, res.n_updates, res.w.tolist()
     (True, 2, [1.0, 1.0])
     """
-    return _perceptron_run(X, y, eta, w0, max_epochs, order, rng)
+    return _perceptron_run(X, y, eta, w0, max_epochs, order, rng, max_work=max_work)
 
 
 def _perceptron_run(
@@ -209,11 +221,18 @@ def _perceptron_run(
     order: object,
     rng: object,
     orders: list[NDArray[np.int64] | None] | None = None,
+    *,
+    max_work: object = MAX_WORK,
+    name: str = "perceptron",
 ) -> PerceptronResult:
     """:func:`perceptron`, optionally recording each epoch's order (see :func:`_run_epochs`)."""
     X, y, eta, w_start, max_epochs, gen = _training_inputs(X, y, eta, w0, max_epochs, order, rng)
-    w, per_epoch, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, orders=orders)
+    max_work = as_budget(max_work)
+    w, per_epoch, converged, spent = _run_epochs(
+        X, y, w_start, eta, max_epochs, gen, orders=orders, max_work=max_work, name=name
+    )
     return PerceptronResult(
+        out_of_budget=spent,
         w=w,
         converged=converged,
         epochs=len(per_epoch),
@@ -260,11 +279,15 @@ def _run_epochs(
     *,
     dual: bool = False,
     orders: list[NDArray[np.int64] | None] | None = None,
-) -> tuple[NDArray[np.float64], list[NDArray[np.intp]], bool]:
+    max_work: int | None = None,
+    name: str = "perceptron",
+) -> tuple[NDArray[np.float64], list[NDArray[np.intp]], bool, bool]:
     """Epochs of "update on every y (w.x) <= beta" until a clean pass or the limit.
 
-    Returns the final weights, the updated indices of each epoch, and whether the
-    last epoch was clean. ``beta = 0`` is the classical perceptron. ``dual=True`` lets
+    Returns the final weights, the updated indices of each epoch, whether the
+    last epoch was clean, and whether the work budget stopped the run (an epoch is
+    ``P M`` multiply-adds; a run stopped by it warns, naming ``name``).
+    ``beta = 0`` is the classical perceptron. ``dual=True`` lets
     the kernel perceptron reuse the loop: ``X`` is then the Gram matrix and an update
     adds ``eta y_i`` to coefficient ``i`` of ``w``. A list passed as ``orders``
     receives each epoch's presentation order (None for cyclic), for trainers that need
@@ -288,7 +311,8 @@ def _run_epochs(
     w = w_start.copy()
     per_epoch: list[NDArray[np.intp]] = []
     converged = False
-    for _ in range(max_epochs):
+    epochs = allowed(max_work, X.shape[0] * X.shape[1], max_epochs)
+    for _ in range(epochs):
         perm = gen.permutation(X.shape[0]) if gen is not None else None
         if orders is not None:
             orders.append(perm)
@@ -302,7 +326,10 @@ def _run_epochs(
             w = scale_back * w
         if not np.all(np.isfinite(w)):
             raise ValueError(f"eta={scale_back} times the weights overflows float64; use a smaller eta")
-    return w, per_epoch, converged
+    spent = not converged and epochs < max_epochs
+    if spent:
+        warn_spent(name, f"{epochs} of max_epochs={max_epochs} epochs", max_work)
+    return w, per_epoch, converged, spent
 
 
 class _Context:
