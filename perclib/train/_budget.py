@@ -52,7 +52,7 @@ def allowed(max_work: int | None, per_step: int, wanted: int) -> int:
 
 def warn_spent(what: str, done: str, max_work: int) -> None:
     """The warning a trainer gives when its budget stops it, at its caller's line."""
-    level, frame = 1, sys._getframe(1)
+    level, frame = 2, sys._getframe(1)  # stacklevel 2: the frame that called this
     while frame is not None and frame.f_globals.get("__name__", "").startswith("perclib."):
         level, frame = level + 1, frame.f_back
     warnings.warn(

@@ -38,6 +38,7 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from perclib._exact import exact_margin_signs
 from perclib._validation import (
     as_count,
     as_labels,
@@ -126,17 +127,11 @@ class LargeMarginResult:
         """Normalised margin ``min_mu y_mu (w.x_mu) / ||w||`` after each update.
 
         NaN where the weights are zero (no hyperplane). Shape ``(n_updates + 1,)``.
+        Weights that separate the data with a margin below float64's range (patterns of
+        1e200 and 1e-200 together) raise :class:`perclib.geometry.MarginResolutionError`
+        rather than report a margin of 0.
         """
-        out = np.empty(self.weights.shape[0])
-        ex = exponent(self._X)
-        Xs = np.ldexp(self._X, -ex)  # exact rescaling: no overflow for data of 1e200
-        for start in range(0, out.size, _CHUNK):
-            Wk = unit_scaled(self.weights[start : start + _CHUNK])  # the margin ignores |w|
-            norms = np.linalg.norm(Wk, axis=1)
-            worst = np.min((Wk @ Xs.T) * self._y, axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[start : start + _CHUNK] = np.ldexp(np.where(norms > 0, worst / norms, np.nan), ex)
-        return out
+        return _normalised_margins(self.weights, self._X, self._y, self.algorithm)
 
     @cached_property
     def upper_bounds(self) -> NDArray[np.float64]:
@@ -173,6 +168,51 @@ class LargeMarginResult:
             f"LargeMarginResult({self.algorithm}, {state} after {self.iterations} iteration(s), "
             f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
         )
+
+
+def _normalised_margins(
+    W: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64], who: str,
+    final: bool = False,
+) -> NDArray[np.float64]:
+    """``min_mu y_mu (w.x_mu) / ||w||`` for every row ``w`` of ``W`` (NaN for ``w = 0``).
+
+    Each pattern is scaled by its own power of two, so that a pattern 1e-400 times the
+    largest is not flushed to zero before its margin is taken; each margin is scaled
+    back exactly. A weight vector whose margins are all positive but whose smallest is
+    below float64's range raises MarginResolutionError: 0 would say it touches a pattern.
+    """
+    out = np.empty(W.shape[0])
+    top = np.max(np.abs(X), axis=1)
+    e = np.where(top > 0, np.frexp(top)[1], 0)
+    Xr = np.ldexp(X, -e[:, None])  # each row's largest entry in [1/2, 1): exact
+    for start in range(0, out.size, _CHUNK):
+        Wk = unit_scaled(W[start : start + _CHUNK])  # the margin ignores |w|
+        norms = np.linalg.norm(Wk, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore", under="ignore", over="ignore"):
+            R = (Wk @ Xr.T) * y / norms[:, None]  # margins in each row's own units
+            T = np.ldexp(R, e[None, :])
+        worst = np.min(T, axis=1)
+        # Below the smallest normal float64 a margin has lost its precision, or is 0.
+        doubt = np.flatnonzero((norms > 0) & (worst < np.finfo(np.float64).tiny))
+        if doubt.size:
+            # A margin of 0 must be a pattern on the hyperplane (or beyond it), not a
+            # positive margin lost to underflow: the signs are decided exactly.
+            signs = exact_margin_signs(X, y, W[start + doubt])
+            lost = doubt[np.all(signs > 0, axis=1)]
+            if lost.size:
+                from perclib.geometry import MarginResolutionError
+
+                which = "final weights" if final else f"weights after update {start + int(lost[0])}"
+                raise MarginResolutionError(
+                    f"{who}: its {which} separate every "
+                    "pattern of X, but their margin is below float64's normal range (about "
+                    "2e-308, where it would lose its precision or round to 0): "
+                    f"X's patterns range from {np.min(top[top > 0]):.3g} to {np.max(top):.3g} "
+                    "in size, more than float64 can resolve a margin for (max_margin refuses "
+                    "such data too); rescale X or drop its tiniest patterns"
+                )
+        out[start : start + _CHUNK] = np.where(norms > 0, worst, np.nan)
+    return out
 
 
 def _far_exponent(X: NDArray[np.float64]) -> int:
@@ -395,6 +435,7 @@ def minover(
             converged = True
             break
     w = np.ldexp(w, ew) if ew else w
+    _normalised_margins(w[None, :], X, y, "minover", final=True)  # a margin below float64: an error
     spent = not converged and max_steps < wanted
     if spent:
         warn_spent("minover", f"{steps} of max_steps={wanted} steps", max_work)
