@@ -7,9 +7,10 @@ ties are common (small integers, decimals such as 0.7 and 2.1 whose float produc
 tie only exactly, mixed scales); the run, its weights bit for bit and its whole trace
 must be the reference's.
 
-Every test runs twice: on the numpy loop every run starts on
-(:mod:`perclib.train._pyloop`) and on the compiled loop long runs move to; a third
-pass lets the runs move from one to the other part-way (a tiny work allowance).
+Every test runs on each loop: the two Python loops every run starts on
+(:mod:`perclib.train._pyloop`: Python floats for narrow patterns, numpy blocks for wide
+ones), the compiled loop long runs move to, and a pass where the runs move from one
+to the other part-way (a tiny work allowance).
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ perceptron_module = importlib.import_module("perclib.train.perceptron")  # not t
 SETTINGS = settings(max_examples=150, deadline=None)
 
 
-@pytest.fixture(autouse=True, params=["python", "compiled", "switching"])
+@pytest.fixture(autouse=True, params=["scalar", "numpy", "compiled", "switching"])
 def loop(request, monkeypatch):
     """Run the test on one loop, or on both with a switch after a few patterns."""
     if request.param == "switching":
         monkeypatch.setattr(perceptron_module, "LOOP", None)
         monkeypatch.setattr(perceptron_module, "_COMPILED_READY", [False])
         monkeypatch.setattr(_pyloop, "WORK_LIMIT", 3 * _pyloop.CALL_COST)
+        monkeypatch.setattr(_pyloop, "PRESENTATION_COST", _pyloop.CALL_COST)
     else:
         monkeypatch.setattr(perceptron_module, "LOOP", request.param)
     return request.param

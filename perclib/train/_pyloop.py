@@ -37,8 +37,9 @@ from numpy.typing import NDArray
 DONE, UNDECIDED, OVERFLOW, LOST, WORK = 0, 1, 2, 3, 4
 
 #: Work (multiply-adds, plus :data:`CALL_COST` per numpy call) after which a run moves to
-#: the compiled loop: about 0.2 s here, against about 1.5 s to load the compiled loop.
-WORK_LIMIT = 2 * 10**8
+#: the compiled loop: about 0.25 s here (measured: 2.2-2.8 ns per unit on lesson shapes),
+#: against about 1.5 s of CPU to load the compiled loop.
+WORK_LIMIT = 10**8
 #: A numpy call's overhead in multiply-adds (a few microseconds).
 CALL_COST = 4000
 
@@ -180,3 +181,138 @@ def epoch(
         pos += 1
         block = _FIRST_BLOCK
     return DONE, pos, nout, work
+
+
+#: Widest patterns run by :func:`scalar_epoch` (Python floats beat numpy calls there).
+SCALAR_MAX_WIDTH = 16
+#: Work charged per presentation by :func:`scalar_epoch`, besides its multiply-adds:
+#: a presentation there costs about a microsecond of interpreter time.
+PRESENTATION_COST = 400
+
+
+class ScalarData:
+    """The run's arrays as Python lists, for :func:`scalar_epoch` (built once per run)."""
+
+    def __init__(self, X: NDArray[np.float64], Xs: NDArray[np.float64], y: NDArray[np.float64],
+                 xn: NDArray[np.float64]) -> None:
+        self.X, self.Xs = X.tolist(), Xs.tolist()
+        self.y, self.xn = y.tolist(), xn.tolist()
+
+
+def _scalar_scale(w: list[float], beta: float, sx: int, c: float):
+    """:func:`_scale` on a list: ``(v, level, factor, wn, zero)``."""
+    sq = sum([a * a for a in w])  # overflows to inf, underflows to 0: both rescaled below
+    if _LOW < sq < _HIGH:  # the common case: no scaling, no search for the largest entry
+        e, v, wn = 0, w, math.sqrt(sq)
+    else:
+        top = max(abs(a) for a in w) if w else 0.0
+        if top == 0.0:
+            return w, 0.0, 0.0, 0.0, True
+        if not math.isfinite(top):  # the caller has already stopped on this
+            return w, 0.0, 0.0, 0.0, False
+        e = math.frexp(top)[1]
+        v = [math.ldexp(a, -e) for a in w]  # shrinks: cannot overflow (may underflow)
+        wn = math.sqrt(sum(a * a for a in v))
+    if beta != 0.0:
+        try:
+            level = math.ldexp(beta, -(e + sx))
+        except OverflowError:  # numba's and numpy's ldexp give inf
+            level = math.inf
+    else:
+        level = 0.0
+    return v, level, c * wn * (1.0 + _TINY), wn, False
+
+
+def scalar_epoch(
+    data: ScalarData,
+    w: NDArray[np.float64],
+    eta: float,
+    perm: NDArray[np.int64],
+    dual: bool,
+    pos: int,
+    decided: int,
+    beta: float,
+    sx: int,
+    c: float,
+    floor: float,
+    out: NDArray[np.int64],
+    nout: int,
+    allowance: int,
+) -> tuple[int, int, int, int]:
+    """:func:`epoch` in Python floats, pattern by pattern, for narrow patterns.
+
+    The same decisions (each margin against the same rigorous bound, a doubtful one
+    handed back) and the same updates: Python floats are IEEE doubles, and
+    ``w_j + (eta y_i) x_ij`` is computed exactly as the compiled loop computes it.
+    ``w`` (numpy) is written back before returning.
+
+    Examples
+    --------
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]]); w = np.zeros(2); out = np.zeros(2, dtype=np.int64)
+    >>> data = ScalarData(X, X, np.ones(2), np.ones(2) * 1.5)
+    >>> scalar_epoch(data, w, 1.0, np.zeros(0, dtype=np.int64), False, 0, -1, 0.0, 0, 1e-15,
+    ...              0.0, out, 0, 10**6)[:3], w.tolist()
+    ((0, 2, 2), [1.0, 1.0])
+    """
+    X, Xs, y, xn = data.X, data.Xs, data.y, data.xn
+    P = len(Xs)
+    M = len(w)
+    order = None if perm.shape[0] == 0 else perm.tolist()
+    wl = w.tolist()
+    v, level, factor, wn, zero = _scalar_scale(wl, beta, sx, c)
+    slack0 = floor * (1.0 + wn) + abs(level) * _TINY
+    work = 0
+    step_cost = M + PRESENTATION_COST
+    status = DONE
+    while pos < P:
+        i = pos if order is None else order[pos]
+        if decided >= 0:
+            mistake = decided == 1
+            decided = -1
+        elif zero:
+            mistake = True  # every margin is exactly 0 <= beta
+        else:
+            if work > allowance:
+                status = WORK
+                break
+            work += step_cost
+            row = Xs[i]
+            m = y[i] * sum([a * b for a, b in zip(row, v, strict=True)])
+            slack = factor * xn[i] + slack0
+            if m > level + slack:
+                pos += 1
+                continue
+            if m - level < -slack:
+                mistake = True
+            else:
+                status = UNDECIDED
+                break
+        if not mistake:
+            pos += 1
+            continue
+        step = eta * y[i]
+        work += 2 * M + PRESENTATION_COST
+        if dual:
+            old = wl[i]
+            wl[i] = old + step
+            changed, moved, finite = wl[i] != old, step != 0.0, math.isfinite(wl[i])
+        else:
+            d = [step * b for b in X[i]]
+            new = [a + b for a, b in zip(wl, d, strict=True)]
+            changed = new != wl
+            moved = any(d)
+            wl = new
+            finite = all(map(math.isfinite, wl))
+        if not finite:
+            status = OVERFLOW
+            break
+        if moved and not changed:
+            status = LOST
+            break
+        out[nout] = i
+        nout += 1
+        v, level, factor, wn, zero = _scalar_scale(wl, beta, sx, c)
+        slack0 = floor * (1.0 + wn) + abs(level) * _TINY
+        pos += 1
+    w[:] = wl
+    return status, pos, nout, work

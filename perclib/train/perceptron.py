@@ -8,8 +8,11 @@ included, otherwise a perceptron started at ``w = 0`` never moves) update
 Speed: the loop itself runs compiled (numba, :mod:`perclib.train._compiled`),
 pattern by pattern like the textbook loop; only the rare margins too close to the
 decision level for float64 to be sure of their sign come back to Python, to be
-decided exactly. The result is the same sequence of updates as the textbook loop
-in exact arithmetic, and the same weights bit for bit
+decided exactly. Loading the compiled loop costs about 1.5 s of CPU once per process,
+so a run starts on a Python twin (:mod:`perclib.train._pyloop`, the same decisions
+and updates) and moves to the compiled loop only after about 0.25 s of work: a
+lesson's first run takes hundredths of a second. The result is the same sequence of
+updates as the textbook loop in exact arithmetic, and the same weights bit for bit
 (``benchmarks/bench_perceptron.py`` compares it with scikit-learn's compiled one).
 """
 
@@ -366,6 +369,13 @@ class _Context:
         self.out = np.zeros(self.X.shape[0], dtype=np.int64)
         self.ws = np.zeros(self.X.shape[1] if not dual else self.X.shape[0])
         self.no_perm = np.zeros(0, dtype=np.int64)
+        # Narrow patterns: Python floats, pattern by pattern; wider: numpy, by blocks.
+        narrow = M <= _pyloop.SCALAR_MAX_WIDTH
+        self.scalar = (
+            _pyloop.ScalarData(self.X, self.Xs, self.y, self.xn)
+            if self.compiled is None and LOOP != "numpy" and (narrow or LOOP == "scalar")
+            else None
+        )
 
     def is_mistake(self, i: int, w: NDArray[np.float64]) -> bool:
         """Exactly: whether ``y_i (w . x_i) <= beta``."""
@@ -395,11 +405,17 @@ def _one_epoch(
     pos, nout, decided = 0, 0, -1
     while True:
         if ctx.compiled is None:
-            status, pos, nout, work = _pyloop.epoch(
-                ctx.X, ctx.Xs, ctx.y, ctx.xn, w, eta, order, ctx.dual, pos, decided,
-                ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout,
-                _pyloop.WORK_LIMIT - ctx.python_work if LOOP is None else 2**62,
-            )
+            allowance = _pyloop.WORK_LIMIT - ctx.python_work if LOOP is None else 2**62
+            if ctx.scalar is not None:
+                status, pos, nout, work = _pyloop.scalar_epoch(
+                    ctx.scalar, w, eta, order, ctx.dual, pos, decided,
+                    ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout, allowance,
+                )
+            else:
+                status, pos, nout, work = _pyloop.epoch(
+                    ctx.X, ctx.Xs, ctx.y, ctx.xn, w, eta, order, ctx.dual, pos, decided,
+                    ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout, allowance,
+                )
             ctx.python_work += work
             if status == _pyloop.WORK:  # long enough for the compiled loop to pay its load
                 ctx.compiled = _use_compiled(load=True)
@@ -430,8 +446,9 @@ def _one_epoch(
             )
 
 
-#: Which loop runs the epochs: None (the numpy loop first, see :class:`_Context`),
-#: "python" or "compiled" (always that one; the tests hold both to the exact reference).
+#: Which loop runs the epochs: None (a Python loop first, see :class:`_Context`), or
+#: always one: "python" (Python floats for narrow patterns, else numpy), "scalar",
+#: "numpy" or "compiled" (the tests hold each to the exact reference).
 LOOP: str | None = None
 # Set once the compiled loop has run in this process (its machine code is then loaded).
 _COMPILED_READY = [False]
@@ -439,7 +456,7 @@ _COMPILED_READY = [False]
 
 def _use_compiled(load: bool = False) -> ModuleType | None:
     """The compiled loop's module when it should run the epochs (see :class:`_Context`)."""
-    if LOOP == "python":
+    if LOOP in ("python", "scalar", "numpy"):
         return None
     if load or LOOP == "compiled" or _COMPILED_READY[0]:
         from perclib.train import _compiled  # numba: imported when first needed
