@@ -107,10 +107,15 @@ def epoch(
 
     Examples
     --------
-    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]]); w = np.zeros(2); out = np.zeros(2, dtype=np.int64)
+    >>> X = np.array([[1.0, 0.0], [-1.0, 1.0]]); w = np.zeros(2); out = np.zeros(2, dtype=np.int64)
     >>> epoch(X, X, np.ones(2), np.ones(2) * 1.5, w, 1.0, np.zeros(0, dtype=np.int64), False,
-    ...       0, -1, 0.0, 0, 1e-15, 0.0, out, 0, 10**6)[:3], w.tolist()
-    ((0, 2, 2), [1.0, 1.0])
+    ...       0, -1, 0.0, 0, 1e-15, 0.0, out, 0, 10**6)[:3], w.tolist()  # (DONE, pos, updates)
+    ((0, 2, 2), [0.0, 1.0])
+    >>> w[:] = [1.0, 0.0]; X[1] = [0.0, 1.0]  # the second pattern on the hyperplane:
+    >>> # its margin 0 is within the rounding bound, so it is handed back (UNDECIDED)
+    >>> epoch(X, X, np.ones(2), np.ones(2) * 1.5, w, 1.0, np.zeros(0, dtype=np.int64), False,
+    ...       1, -1, 0.0, 0, 1e-15, 0.0, out, 0, 10**6)[:3]
+    (1, 1, 0)
     """
     P, M = Xs.shape
     ordered = perm.shape[0] == 0
@@ -248,11 +253,11 @@ def scalar_epoch(
 
     Examples
     --------
-    >>> X = np.array([[1.0, 0.0], [0.0, 1.0]]); w = np.zeros(2); out = np.zeros(2, dtype=np.int64)
+    >>> X = np.array([[1.0, 0.0], [-1.0, 1.0]]); w = np.zeros(2); out = np.zeros(2, dtype=np.int64)
     >>> data = ScalarData(X, X, np.ones(2), np.ones(2) * 1.5)
     >>> scalar_epoch(data, w, 1.0, np.zeros(0, dtype=np.int64), False, 0, -1, 0.0, 0, 1e-15,
-    ...              0.0, out, 0, 10**6)[:3], w.tolist()
-    ((0, 2, 2), [1.0, 1.0])
+    ...              0.0, out, 0, 10**6)[:3], w.tolist()  # (DONE, pos, updates)
+    ((0, 2, 2), [0.0, 1.0])
     """
     X, Xs, y, xn = data.X, data.Xs, data.y, data.xn
     P = len(Xs)

@@ -108,26 +108,6 @@ def _trace_errors(run: PerceptronResult) -> NDArray[np.int64]:
     )
 
 
-def _gallant_ratchet(runs: NDArray[np.int64], errors: NDArray[np.int64]) -> int:
-    """Which weight vector Gallant's pocket with ratchet holds at the end.
-
-    Weight vector ``j`` classifies ``runs[j]`` presentations correctly in a row. Its
-    run passes the pocket's at some moment if ``runs[j]`` is longer; it then enters
-    the pocket if it also makes fewer training errors, and its run (which the pocket
-    keeps counting) ends at ``runs[j]``.
-
-    Examples
-    --------
-    >>> _gallant_ratchet(np.array([0, 3, 5, 2, 9]), np.array([9, 4, 6, 1, 3]))
-    4
-    """
-    k = 0
-    for j in range(1, runs.size):
-        if runs[j] > runs[k] and errors[j] < errors[k]:
-            k = j
-    return k
-
-
 def pocket(
     X: ArrayLike,
     y: ArrayLike,
@@ -262,12 +242,15 @@ class _TraceCursor:
 
 
 def _gallant_ratchet_lazy(runs: NDArray[np.int64], cursor: _TraceCursor, batch: int = 64) -> int:
-    """:func:`_gallant_ratchet`, checking only the weights whose run beats the pocket's.
+    """Which weight vector Gallant's pocket with ratchet holds at the end.
 
-    Only those can enter, and they are taken in order; a batch of the next ones (under
-    the current pocket, whose run only grows) is checked at once, then the ratchet
-    replays them one by one. Stops early, with the pocket held then, if the cursor's
-    checks run out.
+    Weight vector ``j`` classifies ``runs[j]`` presentations correctly in a row. Its
+    run passes the pocket's at some moment if ``runs[j]`` is longer; it then enters
+    the pocket if it also makes fewer training errors, and its run (which the pocket
+    keeps counting) ends at ``runs[j]``. So only the weights whose run beats the
+    pocket's need their errors checked: a batch of the next ones (under the current
+    pocket, whose run only grows) is checked at once, then the ratchet replays them
+    one by one. Stops early, with the pocket held then, if the cursor's checks run out.
     """
     if not cursor.check(np.array([0])):
         return 0
