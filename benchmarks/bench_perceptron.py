@@ -21,10 +21,17 @@ the plain compiled dual loop on the same Gram matrix, alpha equal).
 
 Times are medians of ``--repeats`` runs in CPU seconds of this process (on a shared
 machine wall time also counts other processes' slices), each on one BLAS thread (scikit-learn's loop
-is single-threaded). The compiled code is warmed up before timing; ``--compile``
-measures what the first run in a fresh process costs (importing numba, and compiling
-when the on-disk cache is empty). Timings on a shared machine are noisy: compare
-within a run.
+is single-threaded). Two kinds of time, reported apart:
+
+* steady state: the compiled loop is loaded before timing (as in any process after
+  its first long run). Each epoch's time is also given as a multiple of one read of
+  ``X`` from memory (the time of ``X @ v``, every margin once: the least any epoch costs);
+* first call: each lesson-sized problem is trained once in a fresh process, and its
+  CPU time measured there (after ``import perclib`` and building the data, which are
+  timed apart). Target: at most 0.3 s. ``--compile`` adds what loading and compiling
+  the compiled loop costs in a fresh process (an empty numba cache, then the cache).
+
+Timings on a shared machine are noisy: compare within a run.
 
 Run: ``python benchmarks/bench_perceptron.py [--repeats 5] [--quick] [--compile]``
 """
@@ -32,6 +39,7 @@ Run: ``python benchmarks/bench_perceptron.py [--repeats 5] [--quick] [--compile]
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import statistics
 import subprocess
@@ -46,6 +54,8 @@ from sklearn.linear_model import Perceptron, SGDClassifier
 from threadpoolctl import threadpool_limits
 
 from perclib import averaged_perceptron, gram_matrix, kernel_perceptron, perceptron, teacher_data
+
+LOOPS = importlib.import_module("perclib.train.perceptron")  # the module, not the function
 
 
 @njit(cache=False)
@@ -132,7 +142,11 @@ def sweep_row(P: int, N: int, margin: float, seed: int, repeats: int, cap: int) 
                        max_iter=ours.epochs)
     sk_s, sk = median_time(repeats, model.fit, d.X, d.y)
     loop_s, loop_w = median_time(repeats, plain_loop, d.X, d.y, ours.epochs)
+    # One read of X: a matrix-vector product (BLAS, one thread), bound by memory for a
+    # large X; the least work any epoch does (every margin, once).
+    read_s, _ = median_time(max(repeats, 5), np.dot, d.X, np.ones(N))
     return {
+        "read": read_s,
         "P": P, "N": N, "margin": margin, "epochs": ours.epochs, "updates": ours.n_updates,
         "converged": ours.converged, "ours": ours_s, "sklearn": sk_s, "loop": loop_s,
         "same": bool(np.array_equal(ours.w, sk.coef_.ravel()) and np.array_equal(ours.w, loop_w)),
@@ -141,7 +155,8 @@ def sweep_row(P: int, N: int, margin: float, seed: int, repeats: int, cap: int) 
 
 def run_sweep(shapes, repeats: int, seed: int, cap: int) -> list[float]:
     print(f"{'P':>7} {'N':>4} {'margin':>6} {'epochs':>6} {'updates':>8} {'perclib s':>10} "
-          f"{'sklearn s':>10} {'loop s':>9} {'/sklearn':>8} {'/loop':>6} {'same w':>6}")
+          f"{'sklearn s':>10} {'loop s':>9} {'/sklearn':>8} {'/loop':>6} {'same w':>6} "
+          f"{'epoch/read':>10} {'sk/read':>8}")
     ratios, same = [], True
     for P, N in shapes:
         for margin in MARGINS:
@@ -151,14 +166,19 @@ def run_sweep(shapes, repeats: int, seed: int, cap: int) -> list[float]:
             ratios.append(ratio)
             same &= r["same"]
             epochs = f"{r['epochs']}" + ("" if r["converged"] else "*")
+            per_read = r["ours"] / r["epochs"] / r["read"] if r["read"] > 0 else float("nan")
+            sk_read = r["sklearn"] / r["epochs"] / r["read"] if r["read"] > 0 else float("nan")
             print(f"{P:>7} {N:>4} {margin:>6} {epochs:>6} {r['updates']:>8} {r['ours']:>10.5f} "
                   f"{r['sklearn']:>10.5f} {r['loop']:>9.5f} {ratio:>8.2f} "
-                  f"{r['ours'] / r['loop']:>6.2f} {str(r['same']):>6}", flush=True)
+                  f"{r['ours'] / r['loop']:>6.2f} {str(r['same']):>6} {per_read:>10.2f} "
+                  f"{sk_read:>8.2f}", flush=True)
     print(f"\nproblems: {len(ratios)}; ratio perclib/sklearn: worst {max(ratios):.2f}, "
           f"median {statistics.median(ratios):.2f}, best {min(ratios):.2f}; weights all equal: {same}")
     met = max(ratios) <= 1.0 and statistics.median(ratios) <= 0.5 and same
     print(f"target (every ratio <= 1, median <= 0.5, weights equal): {'met' if met else 'NOT met'}")
     print("(* = not converged within --max-epochs; sklearn and the loop ran as many epochs)")
+    print("(epoch/read, sk/read: one epoch's time over one read of X, X @ v on one thread; on small")
+    print(" X, which sits in the CPU cache, that read is no memory read and the ratio is large)")
     return ratios
 
 
@@ -211,11 +231,61 @@ perclib.perceptron([[1.0, 0.0], [0.0, 1.0]], [1, 1])
 t2, c2 = time.perf_counter(), time.process_time()
 print(f"{t1 - t0:.3f} {c1 - c0:.3f} {t2 - t1:.3f} {c2 - c1:.3f}")
 """
+# The compiled loop, forced (small runs would otherwise never load it).
+FIRST_RUN = FIRST_RUN.replace("import perclib\n", "import perclib, importlib\n"
+                              "importlib.import_module('perclib.train.perceptron').LOOP = 'compiled'\n", 1)
+
+
+FIRST_CALL = """
+import sys, time
+import numpy as np
+c0 = time.process_time()
+import perclib
+c1 = time.process_time()
+{data}
+c2 = time.process_time()
+run = perclib.perceptron(X, y{kwargs})
+c3 = time.process_time()
+print(f"{{c1 - c0:.3f}} {{c2 - c1:.3f}} {{c3 - c2:.3f}} {{run.n_updates}} {{int('numba' in sys.modules)}}")
+"""
+
+#: Lesson-sized first calls: (label, code that makes X and y, extra keywords).
+FIRST_CALLS = [
+    ("4 points (lesson 1)", "X, y = [[1.0, 0.0], [0.0, 1.0], [-1.0, 0.5], [0.5, -1.0]], [1, 1, -1, -1]", ""),
+    ("teacher 200 x 5, margin 0.05", "d = perclib.teacher_data(200, 5, margin=0.05, rng=0); X, y = d.X, d.y",
+     ""),
+    ("teacher 100 x 2, margin 0.01", "d = perclib.teacher_data(100, 2, margin=0.01, rng=0); X, y = d.X, d.y",
+     ""),
+    ("teacher 1000 x 50, margin 0.05",
+     "d = perclib.teacher_data(1000, 50, margin=0.05, rng=0); X, y = d.X, d.y", ""),
+    ("random labels 40 x 10, 1000 epochs",
+     "g = np.random.default_rng(0); X = g.standard_normal((40, 10)); y = np.sign(g.standard_normal(40))",
+     ", max_epochs=1000"),
+    ("random labels 2000 x 50, 500 epochs (long)",
+     "g = np.random.default_rng(0); X = g.standard_normal((2000, 50)); y = np.sign(g.standard_normal(2000))",
+     ", max_epochs=500"),
+]
+
+
+def first_calls() -> None:
+    """The first perceptron() of a fresh process, on lesson-sized problems (CPU seconds)."""
+    print("\nfirst call in a fresh process (CPU s of that process; target <= 0.3 s on lesson sizes)")
+    print(f"  {'problem':<44} {'import perclib':>14} {'data':>6} {'first call':>10} {'updates':>8} "
+          f"{'numba loaded':>12}")
+    for label, data, kwargs in FIRST_CALLS:
+        code = FIRST_CALL.format(data=data, kwargs=kwargs)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             check=True).stdout.split()
+        imp, dat, call, updates, numba = (float(out[0]), float(out[1]), float(out[2]), out[3], out[4])
+        print(f"  {label:<44} {imp:>14.3f} {dat:>6.3f} {call:>10.3f} {updates:>8} "
+              f"{'yes' if numba == '1' else 'no':>12}", flush=True)
+    print("  (a run moves to the compiled loop, loading numba, after about 0.25 s of work;")
+    print("   the long run's first call includes that load)")
 
 
 def first_run_costs() -> None:
-    """``import perclib`` and the first perceptron() in fresh processes: cold and warm cache."""
-    print("\nfirst run in a fresh process: import perclib, then the first perceptron() call")
+    """``import perclib`` and the compiled loop's first run in fresh processes: cold, warm cache."""
+    print("\nthe compiled loop's first run in a fresh process: import perclib, then perceptron()")
     print("(CPU seconds of that process; wall seconds in brackets, inflated on a loaded machine)")
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)  # an empty cache: numba compiles
@@ -234,13 +304,18 @@ def main() -> None:
     parser.add_argument("--max-epochs", type=int, default=500, help="cap on epochs per problem")
     parser.add_argument("--quick", action="store_true", help="the issue's five shapes only")
     parser.add_argument("--compile", action="store_true", help="also measure first-run costs")
-    parser.add_argument("--only", choices=["sweep", "averaged", "kernel"], help="one part only")
+    parser.add_argument("--only", choices=["first", "sweep", "averaged", "kernel"], help="one part only")
     args = parser.parse_args()
 
-    # Warm up every compiled loop (perclib's cache, the references' compilation).
+    if args.only in (None, "first"):
+        first_calls()
+    # Warm up every compiled loop (perclib's, loaded as after a process's first long run,
+    # and the references' compilation): the rest is the steady state.
     d = teacher_data(50, 3, margin=0.1, rng=0)
+    LOOPS.LOOP = "compiled"
     perceptron(d.X, d.y), plain_loop(d.X, d.y, 2), plain_dual_loop(d.X @ d.X.T, d.y, 2)
-    print("CPU seconds of this process, medians; each run on one BLAS thread")
+    LOOPS.LOOP = None  # back to the default choice, which now finds the compiled loop loaded
+    print("\nsteady state: CPU seconds of this process, medians; each run on one BLAS thread")
     if args.only in (None, "sweep"):
         run_sweep(QUICK_SHAPES if args.quick else SHAPES, args.repeats, args.seed, args.max_epochs)
     if args.only in (None, "averaged"):

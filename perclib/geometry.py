@@ -120,6 +120,14 @@ def _max_min_lp(J: NDArray[np.float64]) -> _LPVerdict:
     if np.any(at_origin):
         # A pattern at the origin (no threshold) has y (w.x) = 0 for every w.
         return _LPVerdict(0.0, None, np.flatnonzero(at_origin)[:1])
+    for j in range(D):
+        # A column of one sign separates on its own (one class with a threshold: w = 0,
+        # b = y). Decided here, not by the LP, whose margin is relative to each row's
+        # length and can fall below the tolerance when the column is tiny beside the rest.
+        if np.all(J[:, j] > 0) or np.all(J[:, j] < 0):
+            w = np.zeros(D)
+            w[j] = 1.0 if J[0, j] > 0 else -1.0
+            return _LPVerdict(float(np.min(np.abs(unit_rows(J)[:, j]))), w, None)
     U, col = _equilibrated(J)
     verdict = _lp_on_scaled(U, col)
     if verdict.w is None:
@@ -346,7 +354,32 @@ def _separability_lp(X: NDArray[np.float64], y: NDArray[np.float64], threshold: 
     depend on the data's units, with a threshold too, and a pattern 1e-400 times
     smaller than the largest is not flushed to zero.
     """
-    return _max_min_lp(y[:, None] * _homogeneous(X, threshold))
+    J = y[:, None] * _homogeneous(X, threshold)
+    verdict = _max_min_lp(J)
+    e = exponent(X)
+    if verdict.w is not None or not threshold or abs(e) <= 3:
+        return verdict
+    # A second look with the threshold column in the data's units (exactly the problem
+    # of X 2**-e): the verdict must not depend on the units, but the LP's scaling can
+    # leave a column of ones beside patterns of 1e50 too small for any separator that
+    # needs the threshold to stand out against the tolerance. (v, c) separates the
+    # rows (y x, y 2**e) exactly when (v 2**-e, c), or (v, c 2**e), separates (y x, y):
+    # the scaling that shrinks is taken, and the separator re-checked exactly.
+    J[:, -1] = np.ldexp(J[:, -1], e)
+    second = _max_min_lp(J)
+    if second.w is None:
+        return verdict
+    w = second.w.copy()
+    with np.errstate(under="ignore"):
+        if e > 0:
+            w[:-1] = np.ldexp(w[:-1], -e)
+        else:
+            w[-1] = np.ldexp(w[-1], e)
+    from perclib._exact import exact_margin_signs
+
+    if np.all(exact_margin_signs(_homogeneous(X, True), y, w[None, :]) > 0):
+        return _LPVerdict(second.t, w, None)
+    return verdict  # pragma: no cover - the separator did not survive its scaling
 
 
 def is_separable(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> bool:
@@ -355,7 +388,11 @@ def is_separable(X: ArrayLike, y: ArrayLike, *, threshold: bool = False) -> bool
     Decided by a linear program (HiGHS): maximise the worst margin ``t`` of a weight
     vector in the box ``|w_j| <= 1`` over patterns scaled to unit length. The answer
     is True only when ``t* > 1e-9`` *and* the returned weights, re-checked on the
-    original data, give ``y_i (w.x_i + b) > 0`` for every pattern. Patterns lying on
+    original data, give ``y_i (w.x_i + b) > 0`` for every pattern. Two cases are
+    decided without the tolerance, because it is relative to each pattern's length
+    and the units of the data could otherwise change the verdict: one class with a
+    threshold is always separable (``w = 0``, ``b = y``), and with a threshold a
+    second LP looks at the data in units where the patterns are about 1 in size. Patterns lying on
     every candidate hyperplane (for example one at the origin without threshold)
     make the data non-separable: strictness is required.
 

@@ -95,7 +95,15 @@ def gram_matrix(
             f"({8 * size / 1e9:.3g} GB), more than the limit of {_MAX_GRAM:,}; use fewer patterns"
         )
     if callable(kernel):
-        G = np.asarray(kernel(A, B), dtype=np.float64)
+        raw = np.asarray(kernel(A, B))
+        if np.iscomplexobj(raw):  # casting would drop the imaginary part with a mere warning
+            raise TypeError(
+                "kernel: the callable returned complex numbers; a kernel must return real "
+                "values (k(x, z) is an inner product of real features)"
+            )
+        if not (np.issubdtype(raw.dtype, np.number) or raw.dtype == bool):
+            raise TypeError(f"kernel: the callable must return real numbers, got dtype {raw.dtype}")
+        G = raw.astype(np.float64)
         if G.shape != (A.shape[0], B.shape[0]):
             raise ValueError(
                 f"the kernel callable must return shape {(A.shape[0], B.shape[0])}, got {G.shape}"

@@ -23,6 +23,7 @@ inequalities allow. With a threshold, apply all of this to the augmented pattern
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -241,14 +242,34 @@ class NovikoffTrace:
 
         From ``w_0 = 0`` (``upper[0] = ||w_0||^2 = 0``) this is Novikoff's ``R^2 / gamma^2``.
         """
-        start = float(np.sqrt(self.upper[0])) / (self.eta * self.gamma)
-        return (self.R / self.gamma) ** 2 + 2.0 * start
+        with np.errstate(over="ignore"):
+            start = float(np.sqrt(self.upper[0])) / (self.eta * self.gamma)
+            ratio = self.R / self.gamma
+            total = ratio * ratio + 2.0 * start  # float ** would raise OverflowError; * gives inf
+        if not math.isfinite(total):
+            raise ValueError(
+                f"u: its margin gamma = {self.gamma:.3g} on patterns of radius R = {self.R:.3g} "
+                f"is so thin that the bound R^2/gamma^2 (R/gamma = {ratio:.3g}, squared) is "
+                "beyond float64's range (about 1.8e308): the theorem allows that many updates, "
+                "a number no float holds; use a separator with a wider margin (max_margin "
+                "gives the widest)"
+            )
+        return total
 
     def holds(self, rtol: float = 1e-12) -> bool:
         """True when both inequalities of the proof and ``cos <= 1`` hold at every ``k``.
 
-        ``rtol`` allows for rounding, relative to the size of the bound.
+        ``rtol`` allows for rounding, relative to the size of the bound: a real number
+        >= 0.
         """
+        if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real):
+            raise TypeError(
+                f"rtol must be a real number >= 0 (a relative tolerance such as 1e-12), "
+                f"got {type(rtol).__name__} {rtol!r}"
+            )
+        if not (math.isfinite(float(rtol)) and rtol >= 0):
+            raise ValueError(f"rtol must be a finite number >= 0, got {rtol!r}")
+        rtol = float(rtol)
         ok_lower = np.all(self.overlap >= self.lower - rtol * (1.0 + np.abs(self.lower)))
         ok_upper = np.all(self.norm2 <= self.upper + rtol * (1.0 + np.abs(self.upper)))
         cos = self.cos[~np.isnan(self.cos)]

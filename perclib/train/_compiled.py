@@ -16,8 +16,10 @@ Margins are computed against ``ws = w 2**-e`` (an exact power-of-two scaling, so
 they cannot overflow when ``w`` is huge) and patterns ``Xs`` scaled the same way by
 the caller; the weights themselves stay unscaled.
 
-The module is imported lazily (``import perclib`` does not import numba) and the
-compiled code is cached on disk (``cache=True``): only the very first run on a
+The module is imported lazily (``import perclib`` does not import numba), by the
+first run in a process that has done enough work for its load (about 1.5 s of CPU)
+to pay (:mod:`perclib.train._pyloop`, the Python twin every run starts on); the
+compiled code is cached on disk (``cache=True``): only the very first load on a
 machine pays the compilation (``benchmarks/bench_perceptron.py --compile`` measures
 it).
 """

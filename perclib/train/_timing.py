@@ -15,7 +15,14 @@ from perclib.train.perceptron import PerceptronResult, _perceptron_run
 
 
 def timed_perceptron(
-    X: ArrayLike, y: ArrayLike, *, max_epochs: int, order: str, rng: object
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    max_epochs: int,
+    order: str,
+    rng: object,
+    max_work: int | None = None,
+    name: str = "perceptron",
 ) -> tuple[PerceptronResult, NDArray[np.int64]]:
     """Run the perceptron from zero and return it with the presentation of each update.
 
@@ -26,7 +33,7 @@ def timed_perceptron(
     ([0, 1, 0, 1], [0, 1, 2, 3])
     """
     orders: list[NDArray[np.int64] | None] = []
-    run = _perceptron_run(X, y, 1.0, None, max_epochs, order, rng, orders)
+    run = _perceptron_run(X, y, 1.0, None, max_epochs, order, rng, orders, max_work=max_work, name=name)
     P = run.X.shape[0]
     per_epoch = np.split(run.indices, np.cumsum(run.mistakes_per_epoch)[:-1])
     times = []

@@ -21,6 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from perclib._exact import exact_margin_signs
 from perclib._validation import as_count, as_patterns
+from perclib.train._budget import MAX_WORK, as_budget
 from perclib.train._timing import lifetimes, timed_perceptron
 from perclib.train.perceptron import PerceptronResult
 from perclib.units import sign
@@ -87,6 +88,7 @@ def averaged_perceptron(
     epochs: int = 10,
     order: str = "cyclic",
     rng: object = None,
+    max_work: int | None = MAX_WORK,
 ) -> AveragedResult:
     """Train the perceptron for ``epochs`` epochs from ``w = 0`` and average its weights.
 
@@ -104,6 +106,10 @@ def averaged_perceptron(
     order : {"cyclic", "random"}
     rng : seed or Generator, optional
         Used only with ``order="random"``.
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds, an epoch costing ``P N``: the run stops after the
+        last epoch that fits (at least one), warns (:class:`perclib.train.WorkBudgetWarning`)
+        and averages over the presentations it made (``run.out_of_budget`` is True).
 
     Returns
     -------
@@ -118,8 +124,9 @@ def averaged_perceptron(
     [1, -1]
     """
     epochs = as_count(epochs, "epochs", 1)
-    run, times = timed_perceptron(X, y, max_epochs=epochs, order=order, rng=rng)
-    total = epochs * run.X.shape[0]
+    run, times = timed_perceptron(X, y, max_epochs=epochs, order=order, rng=rng,
+                                  max_work=as_budget(max_work), name="averaged_perceptron")
+    total = (run.epochs if run.out_of_budget else epochs) * run.X.shape[0]
     votes = lifetimes(times, total)
     # sum_k c_k w_k without the trace: the step of update j (made at presentation t_j)
     # is part of every weight vector from then on, which together last total - t_j

@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from perclib._validation import as_count, as_labels, as_patterns
 from perclib.kernels import KernelFunction, gram_matrix
+from perclib.train._budget import MAX_WORK, as_budget
 from perclib.train.perceptron import _run_epochs
 
 
@@ -41,6 +42,8 @@ class KernelPerceptronResult:
     kernel : str or callable
     params : dict
         ``degree``, ``coef0`` and ``gamma`` as passed to :func:`perclib.gram_matrix`.
+    out_of_budget : bool
+        True when the work budget stopped the run before ``max_epochs``.
     """
 
     alpha: NDArray[np.int64]
@@ -52,6 +55,7 @@ class KernelPerceptronResult:
     params: dict[str, float]
     _X: NDArray[np.float64] = field(repr=False)
     _y: NDArray[np.float64] = field(repr=False)
+    out_of_budget: bool = False
 
     @property
     def n_updates(self) -> int:
@@ -79,6 +83,7 @@ class KernelPerceptronResult:
 
     def __repr__(self) -> str:
         state = "converged" if self.converged else "did NOT converge"
+        state += " (work budget spent)" if self.out_of_budget else ""
         name = self.kernel if isinstance(self.kernel, str) else "callable"
         return (
             f"KernelPerceptronResult({name} kernel, {state} after {self.epochs} epoch(s), "
@@ -95,6 +100,7 @@ def kernel_perceptron(
     coef0: float = 1.0,
     gamma: float = 1.0,
     max_epochs: int = 1000,
+    max_work: int | None = MAX_WORK,
 ) -> KernelPerceptronResult:
     """The perceptron in dual form, from ``w = 0``, patterns in cyclic order.
 
@@ -115,6 +121,11 @@ def kernel_perceptron(
     max_epochs : int, default 1000
         Upper limit on passes; data not separable in feature space stop here with
         ``converged=False``.
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds: the Gram matrix costs ``P^2 N``, an epoch ``P^2``.
+        The run stops after the last epoch that fits (at least one), with
+        ``out_of_budget=True`` and a :class:`perclib.train.WorkBudgetWarning`; None: no
+        limit but ``max_epochs``.
 
     Returns
     -------
@@ -132,11 +143,13 @@ def kernel_perceptron(
     X = as_patterns(X)
     y = as_labels(y, X.shape[0])
     max_epochs = as_count(max_epochs, "max_epochs", 1)
+    max_work = as_budget(max_work)
     params = {"degree": degree, "coef0": coef0, "gamma": gamma}
     G = gram_matrix(X, kernel=kernel, **params)  # validates the kernel and its parameters
     P = X.shape[0]
-    c, per_epoch, converged = _run_epochs(
-        G, y, np.zeros(P), 1.0, max_epochs, None, dual=True
+    left = None if max_work is None else max(1, max_work - P * P * X.shape[1])  # the Gram matrix's
+    c, per_epoch, converged, spent = _run_epochs(
+        G, y, np.zeros(P), 1.0, max_epochs, None, dual=True, max_work=left, name="kernel_perceptron"
     )
     indices = np.concatenate(per_epoch).astype(np.intp)
     return KernelPerceptronResult(
@@ -149,4 +162,5 @@ def kernel_perceptron(
         params=params,
         _X=X,
         _y=y,
+        out_of_budget=spent,
     )

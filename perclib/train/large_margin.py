@@ -38,6 +38,7 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from perclib._exact import exact_margin_signs
 from perclib._validation import (
     as_count,
     as_labels,
@@ -48,6 +49,7 @@ from perclib._validation import (
     row_norms,
     unit_scaled,
 )
+from perclib.train._budget import MAX_WORK, allowed, as_budget, warn_spent
 from perclib.train.perceptron import _run_epochs, _training_inputs
 
 # Rows of the weight trace processed at a time when computing margins over time.
@@ -86,6 +88,9 @@ class LargeMarginResult:
     epoch_ends : ndarray of int, shape (iterations,), or None
         AdaTron only: the number of updates made by the end of each sweep, so
         ``margins[epoch_ends]`` is the margin after each sweep (None otherwise).
+    out_of_budget : bool
+        True when the work budget (``max_work``) stopped the run before its own limit
+        (``max_epochs`` or ``max_steps``); ``converged`` is then False.
     """
 
     algorithm: str
@@ -99,6 +104,7 @@ class LargeMarginResult:
     _X: NDArray[np.float64] = field(repr=False)
     _y: NDArray[np.float64] = field(repr=False)
     epoch_ends: NDArray[np.int64] | None = field(default=None, repr=False)
+    out_of_budget: bool = False
 
     @property
     def n_updates(self) -> int:
@@ -121,17 +127,11 @@ class LargeMarginResult:
         """Normalised margin ``min_mu y_mu (w.x_mu) / ||w||`` after each update.
 
         NaN where the weights are zero (no hyperplane). Shape ``(n_updates + 1,)``.
+        Weights that separate the data with a margin below float64's range (patterns of
+        1e200 and 1e-200 together) raise :class:`perclib.geometry.MarginResolutionError`
+        rather than report a margin of 0.
         """
-        out = np.empty(self.weights.shape[0])
-        ex = exponent(self._X)
-        Xs = np.ldexp(self._X, -ex)  # exact rescaling: no overflow for data of 1e200
-        for start in range(0, out.size, _CHUNK):
-            Wk = unit_scaled(self.weights[start : start + _CHUNK])  # the margin ignores |w|
-            norms = np.linalg.norm(Wk, axis=1)
-            worst = np.min((Wk @ Xs.T) * self._y, axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[start : start + _CHUNK] = np.ldexp(np.where(norms > 0, worst / norms, np.nan), ex)
-        return out
+        return _normalised_margins(self.weights, self._X, self._y, self.algorithm)
 
     @cached_property
     def upper_bounds(self) -> NDArray[np.float64]:
@@ -163,10 +163,56 @@ class LargeMarginResult:
 
     def __repr__(self) -> str:
         state = "converged" if self.converged else "did NOT converge"
+        state += " (work budget spent)" if self.out_of_budget else ""
         return (
             f"LargeMarginResult({self.algorithm}, {state} after {self.iterations} iteration(s), "
             f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
         )
+
+
+def _normalised_margins(
+    W: NDArray[np.float64], X: NDArray[np.float64], y: NDArray[np.float64], who: str,
+    final: bool = False,
+) -> NDArray[np.float64]:
+    """``min_mu y_mu (w.x_mu) / ||w||`` for every row ``w`` of ``W`` (NaN for ``w = 0``).
+
+    Each pattern is scaled by its own power of two, so that a pattern 1e-400 times the
+    largest is not flushed to zero before its margin is taken; each margin is scaled
+    back exactly. A weight vector whose margins are all positive but whose smallest is
+    below float64's range raises MarginResolutionError: 0 would say it touches a pattern.
+    """
+    out = np.empty(W.shape[0])
+    top = np.max(np.abs(X), axis=1)
+    e = np.where(top > 0, np.frexp(top)[1], 0)
+    Xr = np.ldexp(X, -e[:, None])  # each row's largest entry in [1/2, 1): exact
+    for start in range(0, out.size, _CHUNK):
+        Wk = unit_scaled(W[start : start + _CHUNK])  # the margin ignores |w|
+        norms = np.linalg.norm(Wk, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore", under="ignore", over="ignore"):
+            R = (Wk @ Xr.T) * y / norms[:, None]  # margins in each row's own units
+            T = np.ldexp(R, e[None, :])
+        worst = np.min(T, axis=1)
+        # Below the smallest normal float64 a margin has lost its precision, or is 0.
+        doubt = np.flatnonzero((norms > 0) & (worst < np.finfo(np.float64).tiny))
+        if doubt.size:
+            # A margin of 0 must be a pattern on the hyperplane (or beyond it), not a
+            # positive margin lost to underflow: the signs are decided exactly.
+            signs = exact_margin_signs(X, y, W[start + doubt])
+            lost = doubt[np.all(signs > 0, axis=1)]
+            if lost.size:
+                from perclib.geometry import MarginResolutionError
+
+                which = "final weights" if final else f"weights after update {start + int(lost[0])}"
+                raise MarginResolutionError(
+                    f"{who}: its {which} separate every "
+                    "pattern of X, but their margin is below float64's normal range (about "
+                    "2e-308, where it would lose its precision or round to 0): "
+                    f"X's patterns range from {np.min(top[top > 0]):.3g} to {np.max(top):.3g} "
+                    "in size, more than float64 can resolve a margin for (max_margin refuses "
+                    "such data too); rescale X or drop its tiniest patterns"
+                )
+        out[start : start + _CHUNK] = np.where(norms > 0, worst, np.nan)
+    return out
 
 
 def _far_exponent(X: NDArray[np.float64]) -> int:
@@ -218,6 +264,7 @@ def margin_perceptron(
     max_epochs: int = 1000,
     order: str = "cyclic",
     rng: object = None,
+    max_work: int | None = MAX_WORK,
 ) -> LargeMarginResult:
     """The perceptron with margin: update whenever ``y (w.x) <= beta``.
 
@@ -256,6 +303,9 @@ def margin_perceptron(
         Present patterns 0..P-1 every epoch, or in a fresh seeded permutation each epoch.
     rng : seed or Generator, optional
         Used only with ``order="random"``.
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds, an epoch costing ``P N``; as in
+        :func:`perclib.perceptron`.
 
     Returns
     -------
@@ -269,8 +319,11 @@ def margin_perceptron(
     """
     X, y, eta, w_start, max_epochs, gen = _training_inputs(X, y, eta, w0, max_epochs, order, rng)
     beta = _as_nonnegative_float(beta, "beta")
+    max_work = as_budget(max_work)
     P = X.shape[0]
-    w, updates, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, beta)
+    w, updates, converged, spent = _run_epochs(
+        X, y, w_start, eta, max_epochs, gen, beta, max_work=max_work, name="margin_perceptron"
+    )
     epochs = len(updates)
     indices = np.concatenate(updates).astype(np.intp)
     return LargeMarginResult(
@@ -284,6 +337,7 @@ def margin_perceptron(
         w0=w_start,
         _X=X,
         _y=y,
+        out_of_budget=spent,
     )
 
 
@@ -292,7 +346,14 @@ def margin_perceptron(
 # ---------------------------------------------------------------------------
 
 
-def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float = 1e-3) -> LargeMarginResult:
+def minover(
+    X: ArrayLike,
+    y: ArrayLike,
+    *,
+    max_steps: int = 10_000,
+    tol: float = 1e-3,
+    max_work: int | None = MAX_WORK,
+) -> LargeMarginResult:
     """MinOver: from ``w = 0``, always update on the pattern of minimal stability.
 
     Each step computes the stabilities ``h_mu = y_mu (w.x_mu)``, picks the smallest
@@ -315,6 +376,11 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
         Upper limit on the number of updates.
     tol : float, default 1e-3
         Relative gap to the maximum margin at which to stop, in (0, 1).
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds, a step costing ``(P + 1) N`` (the stabilities of
+        every pattern): the run stops after the last step that fits, with
+        ``out_of_budget=True`` and a :class:`perclib.train.WorkBudgetWarning`; None: no
+        limit but ``max_steps``.
 
     Returns
     -------
@@ -332,6 +398,9 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
     P, N = X.shape
     max_steps = as_count(max_steps, "max_steps", 1)
     tol = _as_tol(tol)
+    max_work = as_budget(max_work)
+    wanted = max_steps
+    max_steps = allowed(max_work, (P + 1) * N, max_steps)
     J = y[:, None] * X  # reflected patterns: the stabilities are J @ w
     # w is summed in the data's own units, so that a pattern far smaller than the largest
     # is still added exactly (dividing X by its size first would flush it to zero and
@@ -366,6 +435,10 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
             converged = True
             break
     w = np.ldexp(w, ew) if ew else w
+    _normalised_margins(w[None, :], X, y, "minover", final=True)  # a margin below float64: an error
+    spent = not converged and max_steps < wanted
+    if spent:
+        warn_spent("minover", f"{steps} of max_steps={wanted} steps", max_work)
     indices = np.array(chosen, dtype=np.intp)
     return LargeMarginResult(
         algorithm="minover",
@@ -378,6 +451,7 @@ def minover(X: ArrayLike, y: ArrayLike, *, max_steps: int = 10_000, tol: float =
         w0=np.zeros(N),
         _X=X,
         _y=y,
+        out_of_budget=spent,
     )
 
 
@@ -393,6 +467,7 @@ def adatron(
     max_epochs: int = 10_000,
     eta: float = 1.0,
     tol: float = 1e-9,
+    max_work: int | None = MAX_WORK,
 ) -> LargeMarginResult:
     """AdaTron: the maximum-margin separator by ascent on the embedding strengths.
 
@@ -430,6 +505,11 @@ def adatron(
         Step in units of ``1 / ||x_mu||^2``; must satisfy ``0 < eta < 2``.
     tol : float, default 1e-9
         Relative gap to the maximum margin at which to stop, in (0, 1).
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds: the kernel matrix costs ``P^2 N``, a sweep
+        ``3 P^2 + P N``. The run stops after the last sweep that fits (at least one),
+        with ``out_of_budget=True`` and a :class:`perclib.train.WorkBudgetWarning`;
+        None: no limit but ``max_epochs``.
 
     Returns
     -------
@@ -452,6 +532,10 @@ def adatron(
     if eta >= 2:
         raise ValueError(f"eta must be < 2 (in units of 1/||x||^2) for AdaTron to converge, got {eta}")
     tol = _as_tol(tol)
+    max_work = as_budget(max_work)
+    wanted = max_epochs
+    left = None if max_work is None else max(1, max_work - P * P * N)
+    max_epochs = allowed(left, 3 * P * P + P * N, max_epochs)
     if P > 5000:
         raise ValueError(f"adatron stores the {P} x {P} kernel matrix; use at most 5000 patterns")
     X_data, e = X, _far_exponent(X)
@@ -490,6 +574,9 @@ def adatron(
         if _certified(w, float(a.sum()), float(h.min()), tol):
             converged = True
             break
+    spent = not converged and max_epochs < wanted
+    if spent:
+        warn_spent("adatron", f"{epochs} of max_epochs={wanted} sweeps", max_work)
     indices = np.array(idx, dtype=np.intp)
     coefficients = np.ldexp(np.array(coef, dtype=np.float64), -2 * e)
     return LargeMarginResult(
@@ -504,4 +591,5 @@ def adatron(
         _X=X_data,
         _y=y,
         epoch_ends=np.array(ends, dtype=np.int64),
+        out_of_budget=spent,
     )

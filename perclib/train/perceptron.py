@@ -8,8 +8,11 @@ included, otherwise a perceptron started at ``w = 0`` never moves) update
 Speed: the loop itself runs compiled (numba, :mod:`perclib.train._compiled`),
 pattern by pattern like the textbook loop; only the rare margins too close to the
 decision level for float64 to be sure of their sign come back to Python, to be
-decided exactly. The result is the same sequence of updates as the textbook loop
-in exact arithmetic, and the same weights bit for bit
+decided exactly. Loading the compiled loop costs about 1.5 s of CPU once per process,
+so a run starts on a Python twin (:mod:`perclib.train._pyloop`, the same decisions
+and updates) and moves to the compiled loop only after about 0.25 s of work: a
+lesson's first run takes hundredths of a second. The result is the same sequence of
+updates as the textbook loop in exact arithmetic, and the same weights bit for bit
 (``benchmarks/bench_perceptron.py`` compares it with scikit-learn's compiled one).
 """
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -30,6 +34,8 @@ from perclib._validation import (
     as_rng,
     as_weights,
 )
+from perclib.train import _pyloop
+from perclib.train._budget import MAX_WORK, allowed, as_budget, warn_spent
 
 #: Largest weight trace (bytes) that :meth:`PerceptronResult.trace` builds by default.
 MAX_TRACE_BYTES = 2**28
@@ -58,6 +64,9 @@ class PerceptronResult:
         Weights after each update, the start included (``weights[0] == w0``,
         ``weights[-1] == w``). Rebuilt on demand from the updates, with the same
         floating-point operations in the same order as the run itself.
+    out_of_budget : bool
+        True when the run stopped because its work budget (``max_work``) was spent
+        before ``max_epochs``; ``converged`` is then False.
     """
 
     w: NDArray[np.float64]
@@ -69,6 +78,7 @@ class PerceptronResult:
     w0: NDArray[np.float64]
     _X: NDArray[np.float64] = field(repr=False)
     _y: NDArray[np.float64] = field(repr=False)
+    out_of_budget: bool = False
 
     @property
     def X(self) -> NDArray[np.float64]:
@@ -147,6 +157,7 @@ class PerceptronResult:
 
     def __repr__(self) -> str:
         state = "converged" if self.converged else "did NOT converge"
+        state += " (work budget spent)" if self.out_of_budget else ""
         return (
             f"PerceptronResult({state} after {self.epochs} epoch(s), "
             f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
@@ -162,6 +173,7 @@ def perceptron(
     max_epochs: int = 1000,
     order: str = "cyclic",
     rng: object = None,
+    max_work: int | None = MAX_WORK,
 ) -> PerceptronResult:
     """Train the classical perceptron (no threshold; use :func:`augment` for one).
 
@@ -183,6 +195,11 @@ def perceptron(
         Present patterns 0..P-1 every epoch, or in a fresh seeded permutation each epoch.
     rng : seed or Generator, optional
         Used only with ``order="random"``.
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds, an epoch costing ``P N``: the run stops after the
+        last epoch that fits (at least one), with ``converged=False``,
+        ``out_of_budget=True`` and a :class:`perclib.train.WorkBudgetWarning`, if it
+        has not converged by then. None: no limit but ``max_epochs``.
 
     Returns
     -------
@@ -195,7 +212,7 @@ def perceptron(
     >>> res.converged, res.n_updates, res.w.tolist()
     (True, 2, [1.0, 1.0])
     """
-    return _perceptron_run(X, y, eta, w0, max_epochs, order, rng)
+    return _perceptron_run(X, y, eta, w0, max_epochs, order, rng, max_work=max_work)
 
 
 def _perceptron_run(
@@ -207,11 +224,18 @@ def _perceptron_run(
     order: object,
     rng: object,
     orders: list[NDArray[np.int64] | None] | None = None,
+    *,
+    max_work: object = MAX_WORK,
+    name: str = "perceptron",
 ) -> PerceptronResult:
     """:func:`perceptron`, optionally recording each epoch's order (see :func:`_run_epochs`)."""
     X, y, eta, w_start, max_epochs, gen = _training_inputs(X, y, eta, w0, max_epochs, order, rng)
-    w, per_epoch, converged = _run_epochs(X, y, w_start, eta, max_epochs, gen, orders=orders)
+    max_work = as_budget(max_work)
+    w, per_epoch, converged, spent = _run_epochs(
+        X, y, w_start, eta, max_epochs, gen, orders=orders, max_work=max_work, name=name
+    )
     return PerceptronResult(
+        out_of_budget=spent,
         w=w,
         converged=converged,
         epochs=len(per_epoch),
@@ -258,11 +282,15 @@ def _run_epochs(
     *,
     dual: bool = False,
     orders: list[NDArray[np.int64] | None] | None = None,
-) -> tuple[NDArray[np.float64], list[NDArray[np.intp]], bool]:
+    max_work: int | None = None,
+    name: str = "perceptron",
+) -> tuple[NDArray[np.float64], list[NDArray[np.intp]], bool, bool]:
     """Epochs of "update on every y (w.x) <= beta" until a clean pass or the limit.
 
-    Returns the final weights, the updated indices of each epoch, and whether the
-    last epoch was clean. ``beta = 0`` is the classical perceptron. ``dual=True`` lets
+    Returns the final weights, the updated indices of each epoch, whether the
+    last epoch was clean, and whether the work budget stopped the run (an epoch is
+    ``P M`` multiply-adds; a run stopped by it warns, naming ``name``).
+    ``beta = 0`` is the classical perceptron. ``dual=True`` lets
     the kernel perceptron reuse the loop: ``X`` is then the Gram matrix and an update
     adds ``eta y_i`` to coefficient ``i`` of ``w``. A list passed as ``orders``
     receives each epoch's presentation order (None for cyclic), for trainers that need
@@ -286,7 +314,8 @@ def _run_epochs(
     w = w_start.copy()
     per_epoch: list[NDArray[np.intp]] = []
     converged = False
-    for _ in range(max_epochs):
+    epochs = allowed(max_work, X.shape[0] * X.shape[1], max_epochs)
+    for _ in range(epochs):
         perm = gen.permutation(X.shape[0]) if gen is not None else None
         if orders is not None:
             orders.append(perm)
@@ -300,23 +329,31 @@ def _run_epochs(
             w = scale_back * w
         if not np.all(np.isfinite(w)):
             raise ValueError(f"eta={scale_back} times the weights overflows float64; use a smaller eta")
-    return w, per_epoch, converged
+    spent = not converged and epochs < max_epochs
+    if spent:
+        warn_spent(name, f"{epochs} of max_epochs={max_epochs} epochs", max_work)
+    return w, per_epoch, converged, spent
 
 
 class _Context:
-    """What every epoch of a run shares: the patterns, scaled copies and rounding bounds."""
+    """What every epoch of a run shares: the patterns, scaled copies and rounding bounds.
+
+    And which loop runs the epochs: the numpy loop (:mod:`perclib.train._pyloop`) until
+    the run has done :data:`~perclib.train._pyloop.WORK_LIMIT` work, then the compiled
+    one (:mod:`perclib.train._compiled`), from the start if this process has loaded it
+    already. Both take the same decisions and make the same updates.
+    """
 
     def __init__(self, X: NDArray[np.float64], y: NDArray[np.float64], beta: float, dual: bool) -> None:
-        from perclib.train import _compiled  # numba: imported on the first run, not with perclib
-
-        self.kernel = _compiled
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.beta, self.dual = float(beta), dual
+        self.compiled = _use_compiled()
+        self.python_work = 0  # done by the numpy loop in this run
         # Margins are computed on Xs = X 2**-sx, exactly scaled when X is far from 1 in
         # size, so that nothing overflows (tiny entries may underflow: bounded, see
         # _compiled.epoch). ||x|| <= sqrt(M) max |x_j|: a bound no underflow can spoil.
-        top = _compiled.row_max(self.X)
+        top = self.compiled.row_max(self.X) if self.compiled else _pyloop.row_max(self.X)
         biggest = float(top.max())
         self.sx = 0 if 2.0**-100 < biggest < 2.0**100 or biggest == 0.0 else int(np.frexp(biggest)[1])
         if self.sx:
@@ -332,6 +369,13 @@ class _Context:
         self.out = np.zeros(self.X.shape[0], dtype=np.int64)
         self.ws = np.zeros(self.X.shape[1] if not dual else self.X.shape[0])
         self.no_perm = np.zeros(0, dtype=np.int64)
+        # Narrow patterns: Python floats, pattern by pattern; wider: numpy, by blocks.
+        narrow = M <= _pyloop.SCALAR_MAX_WIDTH
+        self.scalar = (
+            _pyloop.ScalarData(self.X, self.Xs, self.y, self.xn)
+            if self.compiled is None and LOOP != "numpy" and (narrow or LOOP == "scalar")
+            else None
+        )
 
     def is_mistake(self, i: int, w: NDArray[np.float64]) -> bool:
         """Exactly: whether ``y_i (w . x_i) <= beta``."""
@@ -356,21 +400,40 @@ def _one_epoch(
     (:func:`perclib._exact.exact_dot_sign`), so a pattern lying exactly on the
     hyperplane is a mistake whatever order the sums are taken in.
     """
-    k = ctx.kernel
     w = np.array(w, dtype=np.float64)  # updated in place by the loop: the caller's stays
     order = ctx.no_perm if perm is None else np.ascontiguousarray(perm, dtype=np.int64)
     pos, nout, decided = 0, 0, -1
     while True:
-        status, pos, nout = k.epoch(
-            ctx.X, ctx.Xs, ctx.y, ctx.xn, w, ctx.ws, eta, order, ctx.dual, pos, decided,
-            ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout,
-        )
-        if status == k.DONE:
+        if ctx.compiled is None:
+            allowance = _pyloop.WORK_LIMIT - ctx.python_work if LOOP is None else 2**62
+            if ctx.scalar is not None:
+                status, pos, nout, work = _pyloop.scalar_epoch(
+                    ctx.scalar, w, eta, order, ctx.dual, pos, decided,
+                    ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout, allowance,
+                )
+            else:
+                status, pos, nout, work = _pyloop.epoch(
+                    ctx.X, ctx.Xs, ctx.y, ctx.xn, w, eta, order, ctx.dual, pos, decided,
+                    ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout, allowance,
+                )
+            ctx.python_work += work
+            if status == _pyloop.WORK:  # long enough for the compiled loop to pay its load
+                ctx.compiled = _use_compiled(load=True)
+                decided = -1
+                continue
+        else:
+            status, pos, nout = ctx.compiled.epoch(
+                ctx.X, ctx.Xs, ctx.y, ctx.xn, w, ctx.ws, eta, order, ctx.dual, pos, decided,
+                ctx.beta, ctx.sx, ctx.c, ctx.floor, ctx.out, nout,
+            )
+            _COMPILED_READY[0] = True
+        decided = -1
+        if status == _pyloop.DONE:
             return w, ctx.out[:nout].astype(np.intp)
-        if status == k.UNDECIDED:  # within the rounding bound: decide it exactly
+        if status == _pyloop.UNDECIDED:  # within the rounding bound: decide it exactly
             i = pos if perm is None else int(order[pos])
             decided = int(ctx.is_mistake(i, w))
-        elif status == k.OVERFLOW:
+        elif status == _pyloop.OVERFLOW:
             raise ValueError(
                 "the weights overflowed float64 (the margins y (w.x) would overflow too): "
                 "they grew too large; use a smaller eta or w0 (or patterns of moderate size)"
@@ -381,3 +444,22 @@ def _one_epoch(
                 "that w + eta y x == w in float64, so the run could never progress (the "
                 "margins y (w.x) overflowed float64's precision); use a smaller w0 or a larger eta"
             )
+
+
+#: Which loop runs the epochs: None (a Python loop first, see :class:`_Context`), or
+#: always one: "python" (Python floats for narrow patterns, else numpy), "scalar",
+#: "numpy" or "compiled" (the tests hold each to the exact reference).
+LOOP: str | None = None
+# Set once the compiled loop has run in this process (its machine code is then loaded).
+_COMPILED_READY = [False]
+
+
+def _use_compiled(load: bool = False) -> ModuleType | None:
+    """The compiled loop's module when it should run the epochs (see :class:`_Context`)."""
+    if LOOP in ("python", "scalar", "numpy"):
+        return None
+    if load or LOOP == "compiled" or _COMPILED_READY[0]:
+        from perclib.train import _compiled  # numba: imported when first needed
+
+        return _compiled
+    return None

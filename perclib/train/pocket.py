@@ -23,13 +23,15 @@ enter the pocket and keep classifying correctly lengthen the pocket's run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from perclib._exact import exact_margin_signs
 from perclib._validation import as_count
+from perclib.train._budget import MAX_WORK, as_budget, warn_spent
 from perclib.train._timing import lifetimes, timed_perceptron
 from perclib.train.perceptron import PerceptronResult
 
@@ -50,16 +52,32 @@ class PocketResult:
     index : int
         Which weight vector of the trace they are (``run.weights[index]``).
     trace_errors : ndarray of int, shape (n_updates + 1,)
-        Training errors of every weight vector of the trace.
+        Training errors of every weight vector of the trace, computed when first asked
+        for (``(n_updates + 1) P N`` multiply-adds, outside the budget: the pocket itself
+        checks only the weights that could enter it).
     run : PerceptronResult
         The underlying perceptron run (random order, from ``w = 0``).
+    out_of_budget : bool
+        True when the work budget (``max_work``) stopped the run or the pocket's checks:
+        the pocket is then the one held when the budget ran out, after update
+        ``considered - 1``.
+    considered : int
+        Weight vectors of the trace the pocket chose from (``n_updates + 1`` unless the
+        budget ran out).
     """
 
     w: NDArray[np.float64]
     errors: int
     index: int
-    trace_errors: NDArray[np.int64]
     run: PerceptronResult
+    out_of_budget: bool = False
+    considered: int = 0
+    _known: dict[int, int] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def trace_errors(self) -> NDArray[np.int64]:
+        """Training errors of every weight vector of the trace (see the class docstring)."""
+        return _trace_errors(self.run)
 
     def __repr__(self) -> str:
         return (
@@ -90,26 +108,6 @@ def _trace_errors(run: PerceptronResult) -> NDArray[np.int64]:
     )
 
 
-def _gallant_ratchet(runs: NDArray[np.int64], errors: NDArray[np.int64]) -> int:
-    """Which weight vector Gallant's pocket with ratchet holds at the end.
-
-    Weight vector ``j`` classifies ``runs[j]`` presentations correctly in a row. Its
-    run passes the pocket's at some moment if ``runs[j]`` is longer; it then enters
-    the pocket if it also makes fewer training errors, and its run (which the pocket
-    keeps counting) ends at ``runs[j]``.
-
-    Examples
-    --------
-    >>> _gallant_ratchet(np.array([0, 3, 5, 2, 9]), np.array([9, 4, 6, 1, 3]))
-    4
-    """
-    k = 0
-    for j in range(1, runs.size):
-        if runs[j] > runs[k] and errors[j] < errors[k]:
-            k = j
-    return k
-
-
 def pocket(
     X: ArrayLike,
     y: ArrayLike,
@@ -118,6 +116,7 @@ def pocket(
     best_seen: bool = False,
     max_epochs: int = 100,
     rng: object = None,
+    max_work: int | None = MAX_WORK,
 ) -> PocketResult:
     """The pocket algorithm: Gallant's, with or without ratchet, or best-seen.
 
@@ -141,6 +140,14 @@ def pocket(
         (then the pocket holds those weights, which make no error).
     rng : seed or Generator, optional
         Draws the presentation order of each epoch.
+    max_work : int or None, default ``perclib.train.MAX_WORK`` (``10**10``)
+        Work budget in multiply-adds. The perceptron run gets at most half of it (an
+        epoch costs ``P N``); checking a weight vector on the training set costs
+        ``P N``, and the pocket checks, in the order of the run, only the weights that
+        could enter it (every one with ``best_seen=True``). When the budget runs out
+        the pocket is the one held at that moment, as if the run had stopped there:
+        ``out_of_budget=True``, and a :class:`perclib.train.WorkBudgetWarning`. None:
+        no limit but ``max_epochs``.
 
     Returns
     -------
@@ -162,21 +169,103 @@ def pocket(
     if best_seen and not ratchet:
         raise ValueError("best_seen=True is a ratchet; it cannot be combined with ratchet=False")
     max_epochs = as_count(max_epochs, "max_epochs", 1)
-    run, times = timed_perceptron(X, y, max_epochs=max_epochs, order="random", rng=rng)
-    trace_errors = _trace_errors(run)
+    max_work = as_budget(max_work)
+    run, times = timed_perceptron(
+        X, y, max_epochs=max_epochs, order="random", rng=rng,
+        max_work=None if max_work is None else max(1, max_work // 2), name="pocket",
+    )
+    P, N = run.X.shape
+    n = run.n_updates + 1
+    spent_run = run.epochs * P * N
+    checks = None if max_work is None else max(1, (max_work - spent_run) // max(P * N, 1))
+    cursor = _TraceCursor(run, checks)
     if run.converged:
-        k = trace_errors.size - 1  # the final weights make no error and would be kept forever
+        k = n - 1  # the final weights make no error and would be kept forever
+        cursor.check(np.array([k]))
     elif best_seen:
-        k = int(np.argmin(trace_errors))  # the first of the best
+        cursor.check(np.arange(n))
+        k = min(cursor.known, key=lambda j: (cursor.known[j], j))  # the first of the fewest
     else:
         # Consecutive correct classifications: the lifetime minus the presentation
         # that created the vector (w0 was not created by one).
-        runs = lifetimes(times, run.epochs * run.X.shape[0])
+        runs = lifetimes(times, run.epochs * P)
         runs[1:] -= 1
-        if ratchet:
-            k = _gallant_ratchet(runs, trace_errors)
-        else:
+        if not ratchet:
             k = int(np.argmax(runs))  # a longer run replaces the pocket, a tie does not
+            cursor.check(np.array([k]))
+        else:
+            k = _gallant_ratchet_lazy(runs, cursor)
+    out_of_budget = run.out_of_budget or cursor.short
+    if cursor.short:
+        warn_spent("pocket", f"checking {len(cursor.known)} weight vector(s) of {n}", max_work)
     return PocketResult(
-        w=run.trace(k, k + 1)[0], errors=int(trace_errors[k]), index=k, trace_errors=trace_errors, run=run
+        w=run.trace(k, k + 1)[0], errors=cursor.known[k], index=k, run=run,
+        out_of_budget=out_of_budget, considered=cursor.considered if cursor.short else n,
+        _known=cursor.known,
     )
+
+
+class _TraceCursor:
+    """Training errors of chosen weight vectors of a run's trace, in increasing order.
+
+    The trace is rebuilt a block at a time, once, front to back; the rows asked for
+    are checked together (one matrix product per block). At most ``checks`` rows are
+    checked (None: no limit); asking for more checks the first ones and sets
+    ``short``, with ``considered`` the first row left unchecked.
+    """
+
+    def __init__(self, run: PerceptronResult, checks: int | None) -> None:
+        self.blocks = run._chunks(rows=_CHUNK)
+        self.first, self.W = 0, np.zeros((0, run.w0.size))
+        self.run, self.left = run, checks
+        self.known: dict[int, int] = {}
+        self.short, self.considered = False, 0
+
+    def check(self, which: NDArray[np.int64]) -> bool:
+        """Check the rows ``which`` (increasing, beyond those checked); False if cut short."""
+        if self.left is not None and which.size > self.left:
+            self.short, self.considered = True, int(which[self.left])
+            which = which[: self.left]
+        if self.left is not None:
+            self.left -= which.size
+        done = 0
+        while done < which.size:
+            end = self.first + self.W.shape[0]
+            if which[done] >= end:
+                self.first, self.W = next(self.blocks)
+                continue
+            rows = which[done:][which[done:] < end]
+            errors = _training_errors(self.W[rows - self.first], self.run.X, self.run.y)
+            self.known.update(zip(rows.tolist(), errors.tolist(), strict=True))
+            done += rows.size
+        return not self.short
+
+
+def _gallant_ratchet_lazy(runs: NDArray[np.int64], cursor: _TraceCursor, batch: int = 64) -> int:
+    """Which weight vector Gallant's pocket with ratchet holds at the end.
+
+    Weight vector ``j`` classifies ``runs[j]`` presentations correctly in a row. Its
+    run passes the pocket's at some moment if ``runs[j]`` is longer; it then enters
+    the pocket if it also makes fewer training errors, and its run (which the pocket
+    keeps counting) ends at ``runs[j]``. So only the weights whose run beats the
+    pocket's need their errors checked: a batch of the next ones (under the current
+    pocket, whose run only grows) is checked at once, then the ratchet replays them
+    one by one. Stops early, with the pocket held then, if the cursor's checks run out.
+    """
+    if not cursor.check(np.array([0])):
+        return 0
+    k, j, n = 0, 1, runs.size
+    while j < n:
+        nxt = j + np.flatnonzero(runs[j:] > runs[k])[:batch]
+        if nxt.size == 0:
+            break
+        complete = cursor.check(nxt)
+        for i in nxt.tolist():
+            if i not in cursor.known:
+                break
+            if runs[i] > runs[k] and cursor.known[i] < cursor.known[k]:
+                k = i
+        if not complete:
+            break
+        j = int(nxt[-1]) + 1
+    return k

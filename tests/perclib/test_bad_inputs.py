@@ -79,6 +79,10 @@ REAL = [("NaN", float("nan")), ("inf", float("inf")), ("string", "1"), ("bool", 
 POSITIVE = [*REAL, ("zero", 0.0), ("negative", -1.0)]
 NONNEGATIVE = [*REAL, ("negative", -1.0)]
 FLAG = [("int", 1), ("string", "yes"), ("None", None)]
+#: Work budgets (None is valid: no limit).
+BUDGET = [("zero", 0), ("negative", -5), ("bool", True), ("float", 1e3), ("string", "100")]
+#: A kernel callable that returns complex numbers (once a ComplexWarning and a cast).
+COMPLEX_KERNEL = [("complex callable", lambda a, b: (a @ b.T).astype(complex))]
 RNG = [("string", "seed"), ("float", 1.5), ("bool", True)]
 ALPHA = [
     ("NaN", float("nan")),
@@ -166,6 +170,7 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[
         {"X": X, "y": Y, "order": "random", "rng": 0},
         {
             "X": PATTERNS, "y": LABELS, "eta": POSITIVE, "w0": VECTOR, "max_epochs": COUNT,
+            "max_work": BUDGET,
             "order": choice("cyclic", "random"), "rng": RNG,
         },
     ),
@@ -174,38 +179,43 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[
         {"X": X, "y": Y, "beta": 0.5},
         {
             "X": PATTERNS, "y": LABELS, "beta": NONNEGATIVE, "eta": POSITIVE, "w0": VECTOR,
-            "max_epochs": COUNT, "order": choice("cyclic", "random"),
+            "max_epochs": COUNT, "max_work": BUDGET, "order": choice("cyclic", "random"),
         },
     ),
     "minover": (
         perclib.minover,
         {"X": X, "y": Y},
-        {"X": PATTERNS, "y": LABELS, "max_steps": COUNT, "tol": POSITIVE + [("one", 1.0)]},
+        {"X": PATTERNS, "y": LABELS, "max_steps": COUNT, "max_work": BUDGET,
+         "tol": POSITIVE + [("one", 1.0)]},
     ),
     "adatron": (
         perclib.adatron,
         {"X": X, "y": Y},
         {
-            "X": PATTERNS, "y": LABELS, "max_epochs": COUNT, "eta": POSITIVE + [("two", 2.0)],
+            "X": PATTERNS, "y": LABELS, "max_epochs": COUNT, "max_work": BUDGET,
+            "eta": POSITIVE + [("two", 2.0)],
             "tol": POSITIVE + [("one", 1.0)],
         },
     ),
     "averaged_perceptron": (
         perclib.averaged_perceptron,
         {"X": X, "y": Y, "order": "random", "rng": 1},
-        {"X": PATTERNS, "y": LABELS, "epochs": COUNT, "order": choice("cyclic", "random"), "rng": RNG},
+        {"X": PATTERNS, "y": LABELS, "epochs": COUNT, "max_work": BUDGET,
+         "order": choice("cyclic", "random"), "rng": RNG},
     ),
     "pocket": (
         perclib.pocket,
         {"X": X, "y": Y, "rng": 0},
-        {"X": PATTERNS, "y": LABELS, "ratchet": FLAG, "best_seen": FLAG, "max_epochs": COUNT, "rng": RNG},
+        {"X": PATTERNS, "y": LABELS, "ratchet": FLAG, "best_seen": FLAG, "max_epochs": COUNT,
+         "max_work": BUDGET, "rng": RNG},
     ),
     "kernel_perceptron": (
         perclib.kernel_perceptron,
         {"X": X, "y": Y, "kernel": "poly"},
         {
-            "X": PATTERNS, "y": LABELS, "kernel": choice("linear", "poly", "rbf"), "degree": COUNT,
-            "coef0": REAL, "gamma": POSITIVE, "max_epochs": COUNT,
+            "X": PATTERNS, "y": LABELS, "kernel": choice("linear", "poly", "rbf") + COMPLEX_KERNEL,
+            "degree": COUNT,
+            "coef0": REAL, "gamma": POSITIVE, "max_epochs": COUNT, "max_work": BUDGET,
         },
     ),
     "gram_matrix": (
@@ -214,7 +224,7 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[
         {
             "A": PATTERNS,
             "B": [p for p in PATTERNS if p[0] != "None"] + [("wrong width", [[1.0, 2.0, 3.0]])],
-            "kernel": choice("linear", "poly", "rbf"), "degree": COUNT, "coef0": REAL,
+            "kernel": choice("linear", "poly", "rbf") + COMPLEX_KERNEL, "degree": COUNT, "coef0": REAL,
             "gamma": POSITIVE,
         },
     ),
@@ -454,6 +464,21 @@ def test_result_methods_name_bad_patterns(method, arg, label, value) -> None:
     with pytest.raises((ValueError, TypeError)) as err:
         method(value)
     assert re.search(rf"(?<![\w.]){arg}(?!\w)", str(err.value)), str(err.value)
+
+
+@pytest.mark.parametrize("rtol", ["x", None, -1.0, float("nan"), True, 1j])
+def test_novikoff_trace_holds_names_rtol(rtol) -> None:
+    trace = perclib.novikoff_trace(run_perceptron(), W)
+    with pytest.raises((ValueError, TypeError), match=r"(?<!\w)rtol(?!\w)"):
+        trace.holds(rtol)
+
+
+def test_novikoff_bound_of_a_thin_separator_names_u() -> None:
+    # u = (1, 1e-170) separates the two unit patterns with margin 1e-170: the bound
+    # R^2 / gamma^2 = 1e340 is no float64 (it was an OverflowError from **).
+    trace = perclib.novikoff_trace(perclib.perceptron(np.eye(2), [1, 1]), [1.0, 1e-170])
+    with pytest.raises(ValueError, match=r"^u: its margin gamma = 1e-170 .* beyond float64"):
+        _ = trace.bound
 
 
 @pytest.mark.parametrize("kappa", [-1.0, True, "0", float("nan")])

@@ -6,10 +6,16 @@ weights with numpy's ``w + (eta * y) * x``. Random problems are drawn so that ex
 ties are common (small integers, decimals such as 0.7 and 2.1 whose float products
 tie only exactly, mixed scales); the run, its weights bit for bit and its whole trace
 must be the reference's.
+
+Every test of the loop runs on each loop: the two Python loops every run starts on
+(:mod:`perclib.train._pyloop`: Python floats for narrow patterns, numpy blocks for wide
+ones), the compiled loop long runs move to, and a pass where the runs move from one
+to the other part-way (a tiny work allowance).
 """
 
 from __future__ import annotations
 
+import importlib
 from fractions import Fraction
 
 import numpy as np
@@ -18,8 +24,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perclib import kernel_perceptron, margin_perceptron, perceptron
+from perclib.train import _pyloop
+
+perceptron_module = importlib.import_module("perclib.train.perceptron")  # not the function
 
 SETTINGS = settings(max_examples=150, deadline=None)
+
+
+@pytest.fixture(params=["scalar", "numpy", "compiled", "switching"])
+def loop(request, monkeypatch):
+    """Run the test on one loop, or on both with a switch after a few patterns."""
+    if request.param == "switching":
+        monkeypatch.setattr(perceptron_module, "LOOP", None)
+        monkeypatch.setattr(perceptron_module, "_COMPILED_READY", [False])
+        monkeypatch.setattr(_pyloop, "WORK_LIMIT", 3 * _pyloop.CALL_COST)
+        monkeypatch.setattr(_pyloop, "PRESENTATION_COST", _pyloop.CALL_COST)
+    else:
+        monkeypatch.setattr(perceptron_module, "LOOP", request.param)
+    return request.param
 
 # Values chosen so that sums of products often cancel exactly, at several scales.
 VALUES = st.sampled_from([0.0, 1.0, -1.0, 2.0, -3.0, 0.5, 0.7, -0.7, 2.1, -2.1, 0.1, 0.3, -0.2])
@@ -65,6 +87,7 @@ def problems(draw, max_p: int = 8, max_n: int = 4):
     return X, y
 
 
+@pytest.mark.usefixtures("loop")
 @SETTINGS
 @given(prob=problems(), order=st.sampled_from(["cyclic", "random"]), seed=st.integers(0, 2**16))
 def test_runs_and_traces_equal_the_exact_reference(prob, order, seed) -> None:
@@ -85,6 +108,7 @@ def test_runs_and_traces_equal_the_exact_reference(prob, order, seed) -> None:
     np.testing.assert_array_equal(run.weights, np.array(ref_trace))
 
 
+@pytest.mark.usefixtures("loop")
 @SETTINGS
 @given(prob=problems(), w0=st.lists(VALUES, min_size=4, max_size=4),
        eta=st.sampled_from([1.0, 0.5, 0.1, 3.0]))
@@ -108,6 +132,7 @@ def test_a_start_and_a_rate_change_nothing_in_the_exactness(prob, w0, eta) -> No
     np.testing.assert_array_equal(run.weights[0], start)
 
 
+@pytest.mark.usefixtures("loop")
 @SETTINGS
 @given(prob=problems(), beta=st.sampled_from([0.0, 0.7, 1.0, 2.1, 1e-12]))
 def test_margin_perceptron_decides_the_level_exactly(prob, beta) -> None:
@@ -118,6 +143,7 @@ def test_margin_perceptron_decides_the_level_exactly(prob, beta) -> None:
     np.testing.assert_array_equal(res.w, w)
 
 
+@pytest.mark.usefixtures("loop")
 @SETTINGS
 @given(prob=problems(max_p=7))
 def test_kernel_perceptron_runs_the_exact_dual_loop(prob) -> None:
@@ -133,6 +159,7 @@ def test_kernel_perceptron_runs_the_exact_dual_loop(prob) -> None:
     assert run.mistakes_per_epoch.tolist() == counts
 
 
+@pytest.mark.usefixtures("loop")
 def test_a_tie_far_from_the_start_is_decided_exactly() -> None:
     """0.7 * 2.1 - 2.1 * 0.7 is 0 exactly; float64 rounding of a longer sum may say 1e-17."""
     X = np.array([[0.7, 2.1, 0.1, 0.2, 0.3], [2.1, -0.7, 0.0, 0.0, 0.0]])

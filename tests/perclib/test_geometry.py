@@ -640,3 +640,66 @@ def test_separable_fraction_mc_counts_as_one_lp_per_draw_would() -> None:
             X = gaussian_patterns(12, 4, rng=gen)
             hits += is_separable(X, random_labels(12, rng=gen), threshold=threshold)
         assert est.n_separable == hits
+
+
+# ---------------------------------------------------------------------------
+# One class with a threshold, and a threshold that must stand out (issue 52)
+# ---------------------------------------------------------------------------
+
+FUZZ_POINTS = np.array([[2.5e50, -1.2e50], [-1.7e51, 1.7e51], [-2.2e51, -5e50], [1.0, 0.0]])
+SCALES_300 = [1e-300, 1e-200, 1e-100, 1e-12, 1.0, 1e12, 1e100, 1e200, 1e250]
+
+
+def _checks(X, y, w, b) -> bool:
+    """The separator, checked with Python's exact rationals (independent of perclib)."""
+    from fractions import Fraction
+
+    return all(
+        int(t) * (sum(Fraction(float(a)) * Fraction(float(c)) for a, c in zip(x, w, strict=True))
+                  + Fraction(float(b))) > 0
+        for x, t in zip(X, y, strict=True)
+    )
+
+
+@pytest.mark.parametrize("label", [1, -1])
+def test_one_class_with_a_threshold_is_separable_the_fuzz_case(label) -> None:
+    # The fuzz's points surround the origin: not separable through it, but one class
+    # with a threshold always is (w = 0, b = label).
+    y = np.full(4, label)
+    assert is_separable(FUZZ_POINTS, y, threshold=True)
+    assert not is_separable(FUZZ_POINTS, y)
+    w, b = separating_weights(FUZZ_POINTS, y, threshold=True)
+    assert _checks(FUZZ_POINTS, y, w, b)
+    with pytest.raises(ValueError, match="both labels"):
+        max_margin(FUZZ_POINTS, y, threshold=True)
+
+
+@pytest.mark.parametrize("scale", SCALES_300)
+def test_one_class_with_a_threshold_at_every_scale_and_mixed(scale) -> None:
+    base = FUZZ_POINTS / 1e51
+    gen = np.random.default_rng(int(-math.log10(scale) + 400))
+    mixed = base * np.array([[scale], [scale], [1.0], [1e-3 * scale]])  # rows of many sizes
+    for X in (base * scale, mixed, gen.standard_normal((6, 3)) * scale):
+        X = X[np.all(np.isfinite(X), axis=1)]
+        y = np.ones(X.shape[0])
+        assert is_separable(X, y, threshold=True), (scale, X)
+        assert is_separable(X, -y, threshold=True)
+        w, b = separating_weights(X, -y, threshold=True)
+        assert _checks(X, -y, w, b)
+
+
+@pytest.mark.parametrize("scale", SCALES_300)
+def test_a_threshold_far_from_the_units_of_the_patterns_is_found(scale) -> None:
+    # Three points around the origin and a tiny one inside them (+1), one far out (-1):
+    # separable with a threshold (x1 + x2 < 2 scale), at every scale. The LP saw it
+    # only near scale 1 (the column of ones was lost beside patterns of 1e50).
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0], [3.0, 3.0]]) * scale
+    X = np.vstack([X, [[1e-3 * min(scale, 1.0), 0.0]]])  # far smaller than the rest above 1
+    y = np.array([1, 1, 1, -1, 1])
+    assert is_separable(X, y, threshold=True)
+    w, b = separating_weights(X, y, threshold=True)
+    assert _checks(X, y, w, b)
+    assert not is_separable(X, y)  # through the origin: the tiny +1 point sits beside it
+    res = max_margin(X, y, threshold=True)
+    assert res.gamma > 0 and _checks(X, y, res.w, res.b)
+    assert res.gamma == pytest.approx(scale * 5 / 8**0.5, rel=1e-6)  # (1,0),(0,1) vs (3,3)
