@@ -32,6 +32,7 @@ H_gamma of separators with margin at least gamma in the plane (lesson 6).
 from __future__ import annotations
 
 import numbers
+import warnings
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -168,6 +169,10 @@ class LargeMarginResult:
             f"LargeMarginResult({self.algorithm}, {state} after {self.iterations} iteration(s), "
             f"{self.n_updates} update(s), w={np.array2string(self.w, precision=4)})"
         )
+
+
+class MarginWarning(RuntimeWarning):
+    """A run's weights are right, but their margin is below float64's normal range."""
 
 
 def _normalised_margins(
@@ -385,7 +390,11 @@ def minover(
     Returns
     -------
     LargeMarginResult
-        Every step is an update, so ``iterations == n_updates``.
+        Every step is an update, so ``iterations == n_updates``. Weights that separate
+        the data with a margin below float64's normal range (patterns of 1e200 and
+        1e-200 together) come with a ``MarginWarning``, and their ``margin`` raises
+        :class:`perclib.geometry.MarginResolutionError`, as :func:`perclib.max_margin`
+        does on such data: no float64 holds that margin.
 
     Examples
     --------
@@ -435,7 +444,11 @@ def minover(
             converged = True
             break
     w = np.ldexp(w, ew) if ew else w
-    _normalised_margins(w[None, :], X, y, "minover", final=True)  # a margin below float64: an error
+    try:
+        _normalised_margins(w[None, :], X, y, "minover", final=True)
+    except ValueError as err:  # MarginResolutionError: the run is right, its margin no float
+        warnings.warn(f"{err}; the result's margin and margins raise this error",
+                      MarginWarning, stacklevel=2)
     spent = not converged and max_steps < wanted
     if spent:
         warn_spent("minover", f"{steps} of max_steps={wanted} steps", max_work)
