@@ -62,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("edited-checks", help="list submissions whose check cells were changed")
     c.add_argument("assignment")
+
+    rp = sub.add_parser("report", help="the class report of an assignment (HTML and CSV)")
+    rp.add_argument("assignment", nargs="?", help="the assignment (or --all)")
+    rp.add_argument("--all", action="store_true", help="every assignment, and a course page")
+    rp.add_argument("--course", type=Path, help="the course folder (default: the class's)")
+    rp.add_argument("--out", type=Path, help="where to write (default COURSE/reports/)")
     return p
 
 
@@ -97,6 +103,16 @@ def main(argv: list[str] | None = None) -> None:
             print(f"wrote {path}")
         print(f"start the hub: cd {settings.class_dir} && sudo {settings.env_bin}/jupyterhub "
               f"-f {settings.hub_config}")
+        return
+    if args.command == "report":
+        from coursetools.classroom.report import write_all, write_report
+
+        if bool(args.all) == bool(args.assignment):
+            raise CourseToolsError("report: give one ASSIGNMENT or --all")
+        course = args.course or load_settings(args.dir).course_root
+        index = write_all(course, args.out) if args.all else write_report(course, args.assignment, args.out)
+        print(f"wrote {index} (the class; no names) and, per assignment, students.html "
+              "(instructor only)")
         return
     settings = load_settings(args.dir)
     if args.command == "check":
