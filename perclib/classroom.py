@@ -37,7 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ATTEMPTS_MIME", "AttemptLog", "class_settings", "read_attempts", "student_seed"]
+__all__ = ["ATTEMPTS_MIME", "NOT_YOURS", "AttemptLog", "class_settings", "read_attempts", "student_seed"]
 
 #: The class's switches, in a folder of ``JUPYTER_CONFIG_PATH`` (the students' only).
 CLASS_FILE = "perclib_class.json"
@@ -45,6 +45,10 @@ CLASS_FILE = "perclib_class.json"
 ATTEMPTS_MIME = "application/vnd.perclib.attempts+json"
 #: The grader's way to hand a kernel the submitting student's key (hex).
 KEY_VARIABLE = "PERCLIB_STUDENT_KEY"
+#: What a check says when an answer does not fit the student's own numbers.
+NOT_YOURS = ("does not fit your numbers. In this class every student has their own data, "
+             "made for you in the cell above: work from those (numbers copied from another "
+             "notebook are not yours)")
 
 
 def class_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
