@@ -86,21 +86,23 @@ def _student_key(env: Mapping[str, str]) -> bytes | None:
     return key if len(key) >= 16 else None
 
 
-def student_seed(label: str, default: int, *, environ: Mapping[str, str] | None = None) -> int:
+def student_seed(label: str, default: int | None, *,
+                 environ: Mapping[str, str] | None = None) -> int | None:
     """The seed of an exercise's data: the student's own in a class, else ``default``.
 
     Parameters
     ----------
     label : str
         Names the exercise for good ("03/ex2"): each label gives other numbers.
-    default : int
-        The lesson's fixed seed: used without a class (a reader alone, the site, CI).
+    default : int or None
+        The lesson's fixed seed (or None: "the lesson's own data"), returned without a
+        class (a reader alone, the site, CI).
     environ : mapping, optional
         The environment to read (default ``os.environ``).
 
     Returns
     -------
-    int
+    int or None
         ``HMAC-SHA256(student key, label)`` as a 63-bit number in a class, else ``default``.
 
     Examples
@@ -112,7 +114,7 @@ def student_seed(label: str, default: int, *, environ: Mapping[str, str] | None 
         raise ValueError(f"label must be a non-empty string naming the exercise, got {label!r}")
     key = _student_key(os.environ if environ is None else environ)
     if key is None:
-        return int(default)
+        return None if default is None else int(default)
     digest = hmac.new(key, label.encode("utf-8"), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 

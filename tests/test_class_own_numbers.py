@@ -176,3 +176,64 @@ def test_the_sandbox_passes_the_key_and_nothing_else_of_the_class(monkeypatch) -
     pairs = {cmd[i + 1]: cmd[i + 2] for i, a in enumerate(cmd) if a == "--setenv"}
     assert pairs["PERCLIB_STUDENT_KEY"] == "ab" * 32
     assert "JUPYTER_CONFIG_PATH" not in pairs
+
+
+# -- lesson 6, exercise 2 (a maximum margin by hand): the lesson's own instance --------
+LESSON6 = ROOT / "notebooks" / "06_margins.ipynb"
+
+
+def _cell(nb, grade_id: str) -> int:
+    return next(i for i, c in enumerate(nb.cells)
+                if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def test_lesson6_ex2_each_student_their_own_patterns(monkeypatch) -> None:
+    """The stored solution passes for every student; a copied answer fails, saying so."""
+    from nbclient import NotebookClient
+
+    lesson = nbformat.read(LESSON6, as_version=4)
+    answer, check = _cell(lesson, "ex2-answer"), _cell(lesson, "ex2-check")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.delenv("PERCLIB_STUDENT_KEY", raising=False)
+    monkeypatch.delenv("JUPYTER_CONFIG_PATH", raising=False)
+    keys = [hashlib.sha256(f"student {i}".encode()).hexdigest() for i in range(12)]
+    runs: list[str | None] = []  # the key of each solution run, in order
+    cells = [c for c in lesson.cells[:answer] if c.cell_type == "code"]
+    for key in [None, *keys]:
+        setup = ("import os\nos.environ.pop('PERCLIB_STUDENT_KEY', None)" if key is None else
+                 f"import os\nos.environ['PERCLIB_STUDENT_KEY'] = '{key}'")
+        cells += [nbformat.v4.new_code_cell(setup), lesson.cells[answer], lesson.cells[check],
+                  nbformat.v4.new_code_cell("print(X_mm.astype(int).tolist(), "
+                                            "[float(v).hex() for v in [g3, *u3]])")]
+        runs.append(key)
+    # Student 1 hands their answer (the numbers) to student 2, who hard-codes it.
+    copy = nbformat.v4.new_code_cell("def three_point_max_margin():\n    return COPIED\n")
+    cells += [nbformat.v4.new_code_cell(f"import os\nos.environ['PERCLIB_STUDENT_KEY'] = '{keys[1]}'"),
+              copy, lesson.cells[check]]
+    copies = [nbformat.from_dict({k: v for k, v in json.loads(json.dumps(c)).items() if k != "id"})
+              for c in cells]
+    nb = nbformat.v4.new_notebook(cells=copies)
+    nb.metadata = lesson.metadata
+    client = NotebookClient(nb, kernel_name="python3", timeout=300, allow_errors=True)
+    first_copy_cell = len(cells) - 2
+    with client.setup_kernel():
+        for i, cell in enumerate(nb.cells[:first_copy_cell]):
+            client.execute_cell(cell, i)
+        printed = [c.outputs[-1]["text"] for c in nb.cells[:first_copy_cell]
+                   if c.source.startswith("print(X_mm")]
+        g, ux, uy = [float.fromhex(v) for v in json.loads(printed[1].split("] ", 1)[1].replace("'", '"'))]
+        nb.cells[first_copy_cell].source = copy.source.replace(
+            "COPIED", f"float.fromhex('{g.hex()}'), np.array([float.fromhex('{ux.hex()}'), "
+                      f"float.fromhex('{uy.hex()}')])")
+        for i in range(first_copy_cell, len(nb.cells)):
+            client.execute_cell(nb.cells[i], i)
+    checks = [c for c in nb.cells if c.source == lesson.cells[check].source]
+    for key, c in zip(runs, checks, strict=False):
+        errors = [o for o in c.outputs if o["output_type"] == "error"]
+        assert not errors, (key, errors and errors[0]["evalue"])
+        assert "exercise 2: correct\n" in "".join(o.get("text", "") for o in c.outputs), key
+    patterns = [p.split("] [")[0] + "]" for p in printed]
+    assert patterns[0].startswith("[[1, 2], [3, 0], [-1, -3]]")  # no class: the lesson's own
+    assert len(set(patterns)) >= 10  # students get their own
+    (error,) = [o for o in checks[-1].outputs if o["output_type"] == "error"]
+    assert "your three patterns are your own" in error["evalue"] and "not yours" in error["evalue"]
