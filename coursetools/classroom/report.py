@@ -284,6 +284,17 @@ def question_stats(data: AssignmentData, top: int = 5) -> list[QuestionStats]:
     return out
 
 
+def _give_to_owner(folder: Path, course_root: Path) -> None:
+    """Run as root, the report still belongs to the instructor who owns the course."""
+    import os
+
+    if os.geteuid() != 0:
+        return
+    owner = Path(course_root).stat()
+    for path in [folder, *Path(folder).rglob("*")]:
+        os.chown(path, owner.st_uid, owner.st_gid)
+
+
 def write_report(course_root: Path, assignment: str, out: Path | None = None,
                  gradebook_url: str | None = None) -> Path:
     """Read ``assignment`` and write its report folder; returns the class page."""
@@ -291,7 +302,9 @@ def write_report(course_root: Path, assignment: str, out: Path | None = None,
 
     data = read_assignment(Path(course_root), assignment, gradebook_url)
     folder = Path(out) if out else Path(course_root) / "reports" / assignment
-    return write_pages(data, folder)
+    index = write_pages(data, folder)
+    _give_to_owner(folder.parent if out is None else folder, course_root)
+    return index
 
 
 def write_all(course_root: Path, out: Path | None = None, gradebook_url: str | None = None) -> Path:
@@ -310,4 +323,6 @@ def write_all(course_root: Path, out: Path | None = None, gradebook_url: str | N
 
     for data in datas:
         write_pages(data, folder / data.name)
-    return write_course_page(datas, folder)
+    index = write_course_page(datas, folder)
+    _give_to_owner(folder, course_root)
+    return index
