@@ -210,8 +210,8 @@ def test_lesson6_ex2_each_student_their_own_patterns(monkeypatch) -> None:
     copy = nbformat.v4.new_code_cell("def three_point_max_margin():\n    return COPIED\n")
     cells += [nbformat.v4.new_code_cell(f"import os\nos.environ['PERCLIB_STUDENT_KEY'] = '{keys[1]}'"),
               copy, lesson.cells[check]]
-    copies = [nbformat.from_dict({k: v for k, v in json.loads(json.dumps(c)).items() if k != "id"})
-              for c in cells]
+    copies = [nbformat.v4.new_code_cell(c.source, metadata=json.loads(json.dumps(c.metadata)))
+              for c in cells]  # fresh cell ids: the answer and check cells run many times
     nb = nbformat.v4.new_notebook(cells=copies)
     nb.metadata = lesson.metadata
     client = NotebookClient(nb, kernel_name="python3", timeout=300, allow_errors=True)
