@@ -249,3 +249,42 @@ def teacher_data(
     for lo in range(0, P, rows):
         X[lo : lo + rows] += np.outer(shift[lo : lo + rows], u)
     return TeacherData(X=X, y=y, teacher=u, margin=margin)
+
+
+#: Lesson 6's exercise 2: x1 = (1, 2), x2 = (3, 0) with label +1 and x3 = (-1, -3) with -1.
+LESSON_THREE_PATTERNS = ((1, 2), (3, 0), (-1, -3))
+
+
+def three_patterns(seed: int | None = None) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Three integer patterns in the plane, strictly separable through the origin: ``(X, y)``.
+
+    The first two have label +1, the third -1; no pattern is 0 and no two reflected patterns
+    ``y x`` are parallel, so the maximum margin has one or two support patterns and can be
+    found by hand. ``seed=None`` gives the lesson's own set (:data:`LESSON_THREE_PATTERNS`);
+    a seed (a student's own, ``perclib.classroom.student_seed``) draws coordinates in -4..4.
+
+    Examples
+    --------
+    >>> X, y = three_patterns()
+    >>> X.tolist(), y.tolist()
+    ([[1.0, 2.0], [3.0, 0.0], [-1.0, -3.0]], [1.0, 1.0, -1.0])
+    >>> X, y = three_patterns(12345)
+    >>> bool(np.all(X == np.round(X)) and np.abs(X).max() <= 4)
+    True
+    """
+    y = np.array([1.0, 1.0, -1.0])
+    if seed is None:
+        return np.array(LESSON_THREE_PATTERNS, dtype=float), y
+    rng = np.random.default_rng(seed)
+    while True:
+        J = rng.integers(-4, 5, size=(3, 2))  # the reflected patterns y x
+        if not np.all(np.abs(J).max(axis=1) > 0):
+            continue
+        if any(J[a, 0] * J[b, 1] == J[a, 1] * J[b, 0] for a, b in ((0, 1), (0, 2), (1, 2))):
+            continue
+        # Strictly separable through 0 <=> the three directions leave a gap wider than
+        # half a turn (no two are parallel, so no gap is exactly half a turn).
+        angles = np.sort(np.arctan2(J[:, 1], J[:, 0]))
+        gaps = np.diff(np.append(angles, angles[0] + 2 * np.pi))
+        if gaps.max() > np.pi:
+            return (J * y[:, None]).astype(float), y

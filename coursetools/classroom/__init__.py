@@ -9,7 +9,11 @@
 * ``check``: checks all of that on the running machine and says what to fix;
 * ``roster import FILE``: students from a CSV into nbgrader's gradebook, all or none;
 * ``export-grades``: per student and per exercise, as Canvas or Moodle import them;
-* ``edited-checks ASSIGNMENT``: submissions whose locked check cells were changed.
+* ``edited-checks ASSIGNMENT``: submissions whose locked check cells were changed;
+* ``report ASSIGNMENT`` (or ``--all``): the class report, HTML and CSV (``report``,
+  ``report_checks``, ``report_html``);
+* ``lesson-options``: question records and each student's own numbers for the students'
+  kernels (``report_options``; the kernel side is ``perclib.classroom``).
 
 Modules: ``settings`` (the class folder), ``setup`` (writing and checking it),
 ``roster``, ``grades`` (gradebook reads and exports), ``__main__`` (the command line);

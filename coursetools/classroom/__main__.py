@@ -62,6 +62,18 @@ def _parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("edited-checks", help="list submissions whose check cells were changed")
     c.add_argument("assignment")
+
+    rp = sub.add_parser("report", help="the class report of an assignment (HTML and CSV)")
+    rp.add_argument("assignment", nargs="?", help="the assignment (or --all)")
+    rp.add_argument("--all", action="store_true", help="every assignment, and a course page")
+    rp.add_argument("--course", type=Path, help="the course folder (default: the class's)")
+    rp.add_argument("--out", type=Path, help="where to write (default COURSE/reports/)")
+
+    lo = sub.add_parser("lesson-options", help="question records and own numbers for the students")
+    lo.add_argument("--record-questions", choices=("on", "off"), default="off",
+                    help="keep each try at a self-check question in the student's notebook")
+    lo.add_argument("--own-numbers", choices=("on", "off"), default="off",
+                    help="each student's own data in the exercises that use perclib.classroom")
     return p
 
 
@@ -98,6 +110,16 @@ def main(argv: list[str] | None = None) -> None:
         print(f"start the hub: cd {settings.class_dir} && sudo {settings.env_bin}/jupyterhub "
               f"-f {settings.hub_config}")
         return
+    if args.command == "report":
+        from coursetools.classroom.report import write_all, write_report
+
+        if bool(args.all) == bool(args.assignment):
+            raise CourseToolsError("report: give one ASSIGNMENT or --all")
+        course = args.course or load_settings(args.dir).course_root
+        index = write_all(course, args.out) if args.all else write_report(course, args.assignment, args.out)
+        print(f"wrote {index} (the class; no names) and, per assignment, students.html "
+              "(instructor only)")
+        return
     settings = load_settings(args.dir)
     if args.command == "check":
         from coursetools.classroom.setup import check_class
@@ -122,6 +144,18 @@ def main(argv: list[str] | None = None) -> None:
 
         out = write_grades(settings, args.out, args.format, args.per)
         print(f"wrote {out}")
+    elif args.command == "lesson-options":
+        from nbgrader.api import Gradebook
+
+        from coursetools.classroom.report_options import write_lesson_options
+
+        with Gradebook(settings.gradebook_url) as gb:
+            students = sorted(s.id for s in gb.students)
+        path = write_lesson_options(settings.class_dir, settings.course_root, settings.instructor, students,
+                                    record_questions=args.record_questions == "on",
+                                    own_numbers=args.own_numbers == "on")
+        print(f"wrote {path}; students' kernels started from now on use it "
+              "(run again after a roster import: new students get their keys)")
     elif args.command == "edited-checks":
         from coursetools.classroom.grades import edited_checks
 

@@ -40,6 +40,7 @@ SANITIZE = [
     "nbgrader.preprocessors.DeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     "coursetools.classroom.autograde.ReleasedOverwriteCells",
+    "coursetools.classroom.report_options.StudentKey",  # own numbers: the graded student's key
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 

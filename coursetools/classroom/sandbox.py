@@ -157,7 +157,7 @@ def bwrap_command(
         "PATH": f"{Path(python).parent}:/usr/bin:/bin", "PYTHONNOUSERSITE": "1",
         "MPLBACKEND": "module://matplotlib_inline.backend_inline",
     }
-    for name in ("PYTHONPATH", "PYTHONHASHSEED"):
+    for name in ("PYTHONPATH", "PYTHONHASHSEED", "PERCLIB_STUDENT_KEY"):  # the last: own numbers
         if os.environ.get(name):
             env[name] = os.environ[name]
     for key, value in env.items():

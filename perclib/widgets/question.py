@@ -35,6 +35,15 @@ from perclib.questions import (
 from perclib.widgets.base import LiveOutput
 
 
+def _log_for(question: Question) -> Any:
+    # Only in a class that asks for it (perclib.classroom): elsewhere nothing is kept.
+    from perclib.classroom import AttemptLog, question_id, records_questions
+
+    if not records_questions():
+        return None
+    return AttemptLog(question_id(prompt_markdown(question)), question.prompt, question.kind)
+
+
 class QuestionRow(widgets.VBox):
     """The input row: reads as :data:`perclib.questions.ROW_TEXT` where widgets do not run.
 
@@ -95,6 +104,7 @@ class QuestionWidget:
         self.wrong = 0
         self.solved = False
         self.prompt = LiveOutput(_prompt_bundle, self.question)
+        self.log = _log_for(self.question)
         kind = self.question.kind
         self.entry: widgets.Widget
         self.boxes: list[widgets.Checkbox] = []
@@ -158,7 +168,15 @@ class QuestionWidget:
 
     def on_check(self) -> Feedback:
         """Check the current response and show the feedback line."""
-        result = self.question.check(self.response(), wrong_before=self.wrong)
+        response = self.response()
+        result = self.question.check(response, wrong_before=self.wrong)
+        if self.log is not None and result.counted:
+            value = self.question.read(response)
+            general = result.correct or self.question._hint_for(value) == self.question.hint
+            shown = sorted(response) if isinstance(response, set | frozenset) else response
+            self.log.add("check", correct=result.correct, response=str(shown)[:100],
+                         hint="none" if result.correct else ("general" if general else "targeted"),
+                         stronger=not result.correct and self.wrong >= 1, seed=self.seed)
         if result.counted and not result.correct:
             self.wrong += 1
         self.solved = self.solved or result.correct
@@ -169,6 +187,8 @@ class QuestionWidget:
     def on_show(self) -> None:
         """Show the answer and why (only when the reader asks)."""
         self.feedback.value = inline_html(self.question.answer_text())
+        if self.log is not None:
+            self.log.add("show", seed=self.seed)
 
     def on_another(self) -> None:
         """A fresh instance: the next seed's prompt, an empty row, no feedback."""
@@ -197,6 +217,8 @@ class QuestionWidget:
 
         self.prompt.show()
         display(self.widget)
+        if self.log is not None:
+            self.log.show()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # Outside IPython's display machinery: the prompt alone.

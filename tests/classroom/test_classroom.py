@@ -1123,5 +1123,23 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
         assert float(mrows[s][f"{ASSIGNMENT} total"]) == expected[k]
         assert mrows[s]["Email address"] == f"{s}@example.org"
 
+    # The class report (issue 49; its own test, tests/test_class_report.py, covers the rest):
+    # scores as the gradebook has them; per check, the correct and the wrong submission
+    # pass (the wrong one fails ex2-check only) and the blank one fails in the visible part.
+    classroom(class_dir, "report", ASSIGNMENT)
+    out = settings.course_root / "reports" / ASSIGNMENT
+    with (out / "students.csv").open() as f:
+        report_rows = {r["student"]: r for r in csv.DictReader(f)}
+    for k, s in students.items():
+        assert float(report_rows[s]["score"]) == float(exported[s]["score"]), (k, report_rows[s])
+    assert [k for k, s in students.items() if report_rows[s]["late (hours)"]] == ["wrong"]
+    with (out / "checks.csv").open() as f:
+        checks = {r["check"]: r for r in csv.DictReader(f)}
+    assert set(checks) == {c for c in auto if c.endswith("-check")}
+    for c, r in checks.items():
+        assert int(r["passed"]) == (1 if c == "ex2-check" else 2), r
+        assert int(r["failed_visible"]) == (2 if c == "ex2-check" else 1), r
+    assert (out / "students.csv").stat().st_mode & 0o077 == 0
+
     (OUTPUT / "timing.txt").write_text(f"class end to end: {time.monotonic() - started:.0f} s\n")
     print(f"\nclass end to end: {time.monotonic() - started:.0f} s (screenshots in {OUTPUT})")
