@@ -152,14 +152,14 @@ class AttemptLog:
     def __init__(self, question: str, prompt: str, kind: str) -> None:
         self.question, self.prompt, self.kind = question, prompt, kind
         self.events: list[dict[str, Any]] = []
-        self._output: Any = None
+        self.output: Any = None
 
     def add(self, action: str, **fields: Any) -> None:
         """Keep one try (``action`` "check" or "show") and rewrite the output."""
         event = {"action": action, "time": datetime.now(UTC).isoformat(timespec="seconds"), **fields}
         self.events.append(event)
-        if self._output is not None:
-            self._output.value = self.record()
+        if self.output is not None:
+            self.output.value = self.record()
 
     def record(self) -> dict[str, Any]:
         return {"question": self.question, "prompt": self.prompt[:300], "kind": self.kind,
@@ -171,13 +171,6 @@ class AttemptLog:
         text = (f"Your tries at this question are kept in this notebook for your instructor "
                 f"({n} so far).")
         return {"text/plain": text, ATTEMPTS_MIME: record}
-
-    def show(self) -> None:
-        """Display the record as an output of the running cell (then kept up to date)."""
-        from perclib.widgets.base import LiveOutput
-
-        self._output = LiveOutput(self.bundle, self.record())
-        self._output.show()
 
 
 def read_attempts(nb: Any) -> list[dict[str, Any]]:

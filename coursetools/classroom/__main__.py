@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
               f"-f {settings.hub_config}")
         return
     if args.command == "report":
-        from coursetools.classroom.report import write_all, write_report
+        from coursetools.classroom.report_html import write_all, write_report
 
         if bool(args.all) == bool(args.assignment):
             raise CourseToolsError("report: give one ASSIGNMENT or --all")

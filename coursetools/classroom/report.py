@@ -32,7 +32,6 @@ from pathlib import Path
 
 import nbformat
 
-from coursetools._common import CourseToolsError
 from coursetools.classroom.report_checks import (
     OUTCOMES,
     CheckOutcome,
@@ -40,6 +39,7 @@ from coursetools.classroom.report_checks import (
     message_key,
     notebook_outcomes,
 )
+from coursetools.shared.common import CourseToolsError
 
 
 def exercise_of(grade_id: str) -> str:
@@ -282,47 +282,3 @@ def question_stats(data: AssignmentData, top: int = 5) -> list[QuestionStats]:
                                  outcomes["first_try"], outcomes["after_hint"], outcomes["gave_up"],
                                  outcomes["not_yet"], wrong.most_common(top)))
     return out
-
-
-def _give_to_owner(folder: Path, course_root: Path) -> None:
-    """Run as root, the report still belongs to the instructor who owns the course."""
-    import os
-
-    if os.geteuid() != 0:
-        return
-    owner = Path(course_root).stat()
-    for path in [folder, *Path(folder).rglob("*")]:
-        os.chown(path, owner.st_uid, owner.st_gid)
-
-
-def write_report(course_root: Path, assignment: str, out: Path | None = None,
-                 gradebook_url: str | None = None) -> Path:
-    """Read ``assignment`` and write its report folder; returns the class page."""
-    from coursetools.classroom.report_html import write_pages
-
-    data = read_assignment(Path(course_root), assignment, gradebook_url)
-    folder = Path(out) if out else Path(course_root) / "reports" / assignment
-    index = write_pages(data, folder)
-    _give_to_owner(folder.parent if out is None else folder, course_root)
-    return index
-
-
-def write_all(course_root: Path, out: Path | None = None, gradebook_url: str | None = None) -> Path:
-    """A report for every assignment of the gradebook, and a course page linking them."""
-    from nbgrader.api import Gradebook
-
-    from coursetools.classroom.report_html import write_course_page
-
-    course_root = Path(course_root)
-    url = gradebook_url or f"sqlite:///{course_root / 'gradebook.db'}"
-    with Gradebook(url) as gb:
-        names = sorted(a.name for a in gb.assignments)
-    folder = Path(out) if out else course_root / "reports"
-    datas = [read_assignment(course_root, n, gradebook_url) for n in names]
-    from coursetools.classroom.report_html import write_pages
-
-    for data in datas:
-        write_pages(data, folder / data.name)
-    index = write_course_page(datas, folder)
-    _give_to_owner(folder, course_root)
-    return index

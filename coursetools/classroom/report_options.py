@@ -34,7 +34,7 @@ from pathlib import Path
 
 from nbgrader.preprocessors import NbGraderPreprocessor
 
-from coursetools._common import CourseToolsError
+from coursetools.shared.common import CourseToolsError
 from perclib.classroom import CLASS_FILE, KEY_VARIABLE
 
 SECRET_FILE = "own-numbers.secret"

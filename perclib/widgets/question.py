@@ -218,7 +218,10 @@ class QuestionWidget:
         self.prompt.show()
         display(self.widget)
         if self.log is not None:
-            self.log.show()
+            # The record shows as an output of this cell (so it is saved with the
+            # notebook) and is rewritten in place after every try.
+            self.log.output = LiveOutput(self.log.bundle, self.log.record())
+            self.log.output.show()
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # Outside IPython's display machinery: the prompt alone.

@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 
 from perclib.classroom import ATTEMPTS_MIME, read_attempts, records_questions
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 CELLS = [
     "from perclib.questions import Question\n"

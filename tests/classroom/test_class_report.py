@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output" / "class-report"
 pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
 
@@ -241,7 +241,8 @@ def test_report_numbers_match_the_gradebook_and_an_independent_count(graded_clas
 
 def test_report_all_and_bad_assignment(graded_class, tmp_path) -> None:
     from coursetools._common import CourseToolsError
-    from coursetools.classroom.report import write_all, write_report
+
+    from coursetools.classroom.report_html import write_all, write_report
 
     course, _, _ = graded_class
     index = write_all(course, tmp_path / "all")
@@ -256,7 +257,7 @@ def test_report_page_passes_axe_and_is_looked_at(graded_class) -> None:
     from axe_support import axe_problems
     from browser_support import CHROMIUM_ARGS, find_chromium
 
-    from coursetools.classroom.report import write_report
+    from coursetools.classroom.report_html import write_report
 
     course, _, _ = graded_class
     chromium = find_chromium()

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 from nbclient import NotebookClient
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
 
 DATA = ("import numpy as np\nfrom perclib.classroom import student_seed\n"
