@@ -307,6 +307,87 @@ def test_safe_collect_takes_the_latest_genuine_submission(tmp_path, monkeypatch)
                for x in lines) == 1
 
 
+def _flip(target: Path, secret: Path, stop, flips: list[int]) -> None:
+    """The student's process: ``target`` becomes a link to ``secret`` and back, fast."""
+    genuine, link = target.with_name("genuine.tmp"), target.with_name("link.tmp")
+    body = target.read_bytes()
+    while not stop.is_set():
+        link.unlink(missing_ok=True)
+        link.symlink_to(secret)
+        os.rename(link, target)  # now a link to the instructor's file
+        time.sleep(0.002)
+        genuine.write_bytes(body)
+        os.rename(genuine, target)  # a regular file again
+        time.sleep(0.002)
+        flips[0] += 1
+
+
+def test_collect_never_follows_a_link_swapped_in_during_the_copy(tmp_path, monkeypatch) -> None:
+    """Issue 54: the check-then-copy race. A student's process swaps their notebook (and
+    their whole folder) between the genuine one and a link to the instructor's source
+    hundreds of times a second while collect runs again and again: every collected copy is
+    the genuine notebook or nothing (refused), never the instructor's file."""
+    import threading
+
+    from nbgrader.coursedir import CourseDirectory
+
+    from coursetools.classroom.exchange import SafeCollect
+
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    course = tmp_path / "course"
+    (course / "source" / "hw").mkdir(parents=True)
+    secret = course / "source" / "hw" / "nb.ipynb"
+    secret.write_text("### BEGIN SOLUTION (the instructor's)")
+    inbound = tmp_path / "exchange" / "c" / "inbound"
+    stamp = f"{datetime.now(UTC) - timedelta(seconds=5):%Y-%m-%d %H:%M:%S.%f} UTC"
+    folder = _submission(inbound, me, stamp)
+    (folder / "nb.ipynb").write_text("genuine")
+    # A second submission whose whole folder is swapped for a link to the source folder.
+    earlier = f"{datetime.now(UTC) - timedelta(seconds=9):%Y-%m-%d %H:%M:%S.%f} UTC"
+    other = _submission(inbound / "o", me, earlier)
+    moved = inbound / other.name
+    other.rename(moved)
+    cd = CourseDirectory(root=str(course), course_id="c", assignment_id="hw")
+    stop, flips = threading.Event(), [0]
+
+    def flip_folder() -> None:
+        real, link = moved.with_name("real.tmp"), moved.with_name("lnk.tmp")
+        while not stop.is_set():
+            os.rename(moved, real)
+            link.symlink_to(secret.parent)
+            os.rename(link, moved)
+            time.sleep(0.002)
+            moved.unlink()
+            os.rename(real, moved)  # the folder again
+            time.sleep(0.002)
+
+    flippers = [threading.Thread(target=_flip, args=(folder / "nb.ipynb", secret, stop, flips)),
+                threading.Thread(target=flip_folder)]
+    for t in flippers:
+        t.start()
+    seen = {"genuine": 0, "nothing": 0}
+    rounds, started = 0, time.monotonic()
+    try:
+        while rounds < 200 or flips[0] < 100:
+            shutil.rmtree(course / "submitted", ignore_errors=True)
+            collect = SafeCollect(coursedir=cd, authenticator=None, root=str(tmp_path / "exchange"))
+            collect.init_src()
+            collect.copy_files()
+            got = course / "submitted" / me / "hw"
+            texts = [p.read_text() for p in got.rglob("*.ipynb")] if got.is_dir() else []
+            assert not [t for t in texts if "SOLUTION" in t], f"round {rounds}: collected the source"
+            assert not [p for p in got.rglob("*") if p.is_symlink()] if got.is_dir() else True
+            seen["genuine" if texts else "nothing"] += 1
+            rounds += 1
+            assert time.monotonic() - started < 120
+    finally:
+        stop.set()
+        for t in flippers:
+            t.join()
+    assert flips[0] >= 100 and seen["genuine"] > 0, (flips, seen)
+
+
 # -- the grading sandbox (real bubblewrap, real kernel) --------------------------------------
 PLANTED = r"""
 import json, os, subprocess
