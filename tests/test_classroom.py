@@ -576,6 +576,61 @@ def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkey
     assert scores == {"blank": 0, "edited": 0, "solved": 2}, scores
 
 
+def test_student_html_is_passive_in_every_html_the_instructor_renders() -> None:
+    """Issue 54: the instructor's HTML export (the formgrader's pages, the feedback) of a
+    notebook carrying each payload holds the payloads' addresses only as text: in no
+    attribute, no script. Checked with a parse of the page written here, not the cleaner's."""
+    from html.parser import HTMLParser
+
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    from coursetools.classroom.autograde import NEUTRALISE
+
+    host = "http://payload.invalid"
+    code = nbformat.v4.new_code_cell("x", outputs=[
+        nbformat.v4.new_output("display_data", {
+            "text/html": f"<b>bold</b><script>fetch('{host}/s')</script>"
+                         f"<img src=x onerror=\"fetch('{host}')\">"}),
+        nbformat.v4.new_output("display_data", {
+            "image/svg+xml": f'<svg xmlns="http://www.w3.org/2000/svg" onload="fetch(\'{host}\')"/>'}),
+        nbformat.v4.new_output("display_data", {"application/javascript": f"fetch('{host}/js')"}),
+        nbformat.v4.new_output("display_data", {"text/markdown": f"[x](javascript:fetch('{host}'))"}),
+        nbformat.v4.new_output("display_data", {"image/png": "iVBORw0KGgo="},
+                               metadata={"image/png": {"width": f"1 onerror=fetch('{host}')"}}),
+    ])
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell(PAYLOAD_MARKDOWN.replace("HOST", host)), code,
+        nbformat.v4.new_raw_cell(f"<script>fetch('{host}/raw')</script>",
+                                 metadata={"raw_mimetype": "text/html"})])
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    config = Config()
+    config.HTMLExporter.preprocessors = [NEUTRALISE]
+    class Find(HTMLParser):
+        """Payload addresses in attributes or scripts; handlers; active elements."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.active: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            self.active.extend(f"<{tag} {k}={v}>" for k, v in attrs if v and "payload.invalid" in v)
+            self.active.extend(f"<{tag} {k}>" for k, v in attrs if k.startswith("on"))
+            if tag in ("base", "iframe", "form") or (tag == "meta" and dict(attrs).get("http-equiv")):
+                self.active.append(f"<{tag}>")
+
+        def handle_data(self, data):
+            if self.lasttag == "script" and "payload.invalid" in data:
+                self.active.append(f"script: {data[:60]}")
+
+    for template in ("lab", "classic"):
+        page, _ = HTMLExporter(config=config, template_name=template).from_notebook_node(nb)
+        find = Find()
+        find.feed(page)
+        assert find.active == [], (template, find.active)
+        assert "A written answer with active content" in page and "<b>bold</b>" in page
+
+
 def test_setup_refuses_an_exchange_folder_someone_made_first(tmp_path) -> None:
     from coursetools.classroom.settings import ClassSettings
     from coursetools.classroom.setup import EXCHANGE_COURSE_MODES, _make_exchange_course
@@ -805,6 +860,81 @@ print("CLASS-REPORT " + json.dumps(found))
 """
 
 
+#: Issue 54: active content in a submission, each piece calling home to a different path
+#: of the test's listener (HOST) when it runs, loads or is clicked.
+PAYLOAD_MARKDOWN = """\
+A written answer with active content.
+
+<img src="no-such-image.png" onerror="fetch('HOST/md-img-onerror')">
+<script>fetch('HOST/md-script')</script>
+<a href="javascript:fetch('HOST/md-js-link')" class="payload-click">click-js</a>
+<base href="HOST/md-base/">
+<img src="relative-after-base.png">
+<meta http-equiv="refresh" content="1;url=HOST/md-meta-refresh">
+<form action="HOST/md-form" method="get"><input type="password" name="pw" value="x">
+<button class="payload-click" type="submit">send</button></form>
+<iframe src="HOST/md-iframe"></iframe>
+<svg width="10" height="10" onload="fetch('HOST/md-svg')"><circle r="5"/></svg>
+<div style="background-image: url('HOST/md-css')">styled</div>
+
+[click-md-link](javascript:fetch('HOST/md-markdown-link'))
+"""
+PAYLOAD_CODE = """\
+from IPython.display import HTML, SVG, Javascript, display
+display(HTML("<script>fetch('HOST/out-html-script')</script>"
+             "<img src='nope.png' onerror=\\"fetch('HOST/out-html-onerror')\\">"))
+display(SVG('<svg xmlns="http://www.w3.org/2000/svg" onload="fetch(\\'HOST/out-svg\\')">'
+            '<circle r="5"/></svg>'))
+display(Javascript("fetch('HOST/out-javascript')"))
+display({"text/markdown": "<img src=nope.png onerror=\\"fetch('HOST/out-markdown')\\">"}, raw=True)
+"""
+
+
+class Listener:
+    """A loopback HTTP server recording every path asked of it (the payloads' calls)."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.paths: list[str] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                outer.paths.append(self.path)
+                self.send_response(204)
+                self.end_headers()
+
+            do_POST = do_GET  # noqa: N815
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def payload_requests(page, listener: Listener, url: str) -> list[str]:
+    """Open ``url`` in ``page``, click what a reader would, and return the payloads' calls."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url) if r.url.startswith(listener.base) else None)
+    page.goto(url, timeout=TIMEOUT_MS)
+    page.wait_for_timeout(2500)  # the meta refresh waits 1 s
+    for link in page.locator(".payload-click, a:text-is('click-md-link')").all():
+        try:
+            link.click(timeout=2000, no_wait_after=True)
+        except Exception:  # noqa: BLE001 - playwright's errors: a neutralised link is text
+            pass
+    page.wait_for_timeout(1500)
+    return sorted(set(seen) | {listener.base + p for p in listener.paths})
+
+
 def answer(release: Path, owner: str, kind: str, planted: dict | None = None) -> None:
     """Fill a fetched notebook as the student would (as root, then give it back)."""
     lesson = nbformat.read(LESSON, as_version=4)
@@ -822,6 +952,9 @@ def answer(release: Path, owner: str, kind: str, planted: dict | None = None) ->
     if kind == "wrong" and planted:
         nb.cells.append(nbformat.v4.new_code_cell(
             "".join(f"{k} = {v!r}\n" for k, v in planted.items()) + PLANTED_IN_CLASS))
+        host = planted["PAYLOAD_HOST"]
+        nb.cells.append(nbformat.v4.new_markdown_cell(PAYLOAD_MARKDOWN.replace("HOST", host)))
+        nb.cells.append(nbformat.v4.new_code_cell(PAYLOAD_CODE.replace("HOST", host)))
     if kind != "blank":
         nbformat.write(nb, release)
     entry = pwd.getpwnam(owner)
@@ -1002,6 +1135,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
     assert auto_total > 0 and "ex2-check" in auto
     fetched = {k: homes[s] / ASSIGNMENT / LESSON.name for k, s in students.items()}
 
+    listener = Listener()  # where the submission's active content would call home
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         try:
@@ -1056,7 +1190,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
                 "SOURCE": str(settings.course_root / "source" / ASSIGNMENT / LESSON.name),
                 "RELEASE": str(settings.course_root / "release" / ASSIGNMENT),
                 "COURSE": str(settings.course_root), "HOST_TMP": host_tmp,
-                "INBOUND": str(course_ex / "inbound")}
+                "INBOUND": str(course_ex / "inbound"), "PAYLOAD_HOST": listener.base}
             answer(fetched["wrong"], students["wrong"], "wrong", planted)
             page.click("#fetched_assignments_list button:text-is('Submit')")
             page.wait_for_selector(f"#submitted_assignments_list :text('{ASSIGNMENT}')", timeout=TIMEOUT_MS)
@@ -1115,6 +1249,19 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             for score in (auto_total, 0.0, auto_total - auto["ex2-check"]):
                 assert f"{score:g} / {auto_total:g}" in table, table
             shot(teacher, "05-formgrader-submissions")
+            # Issue 54: the late student's active content, on the manual-grading page the
+            # guide sends the instructor to: nothing runs, loads or navigates.
+            from nbgrader.api import Gradebook
+
+            with Gradebook(settings.gradebook_url) as gb:
+                graded_id = gb.find_submission_notebook(LESSON.stem, ASSIGNMENT, students["wrong"]).id
+            grading = teacher.context.new_page()
+            calls = payload_requests(grading, listener,
+                                     f"{base}/user/{instructor}/formgrader/submissions/{graded_id}/")
+            assert grading.locator("text=A written answer with active content").count() == 1
+            shot(grading, "05b-formgrader-grading-page")
+            grading.close()
+            assert calls == [], f"the submission's active content ran in the formgrader: {calls}"
 
             stage("formgrader seen")
             # Feedback: generated, released, fetched (one student in the browser).
@@ -1126,6 +1273,13 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             shot(page, "06-student-feedback")
             for k in ("blank", "wrong"):
                 as_user(settings, students[k], "nbgrader", "fetch_feedback", ASSIGNMENT)
+            # The late student's feedback report, opened as a student would: passive too.
+            report = next((homes[students["wrong"]] / ASSIGNMENT / "feedback").glob(f"*/{LESSON.stem}.html"))
+            reader = browser.new_context().new_page()
+            calls = payload_requests(reader, listener, report.as_uri())
+            assert reader.locator("text=A written answer with active content").count() == 1
+            reader.close()
+            assert calls == [], f"the submission's active content ran in its feedback: {calls}"
         except Exception:
             for name, p in [*locals().get("pages", {}).items(), ("teacher", locals().get("teacher"))]:
                 if p is not None:
@@ -1133,6 +1287,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             raise
         finally:
             browser.close()
+            listener.close()
 
     for s in students.values():
         reports = list((homes[s] / ASSIGNMENT / "feedback").glob(f"*/{LESSON.stem}.html"))

@@ -42,6 +42,20 @@ SANITIZE = [
     "coursetools.classroom.autograde.ReleasedOverwriteCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+#: Makes a student's HTML passive (``coursetools.classroom.student_html``).
+NEUTRALISE = "coursetools.classroom.student_html.NeutraliseStudentHTML"
+#: ``Autograde.autograde_preprocessors``: nbgrader's list, then the student's HTML made
+#: passive, so that the stored autograded notebook (formgrader, feedback) carries none.
+AUTOGRADE = [
+    "nbgrader.preprocessors.Execute",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+    NEUTRALISE,
+]
 
 
 def released_source(source: str, config: Config | None = None) -> str:

@@ -165,6 +165,11 @@ c.ExchangeFactory.collect = "coursetools.classroom.exchange.SafeCollect"
 # A check cell is "changed" only when it differs from what the student was given (nbgrader
 # compares with the source before its hidden tests were removed: a false alarm each time).
 c.Autograde.sanitize_preprocessors = {sanitize!r}
+# A student's HTML never runs in the instructor's browser: autograde stores the notebook
+# with its HTML made passive, and every HTML page the instructor's Jupyter renders from a
+# notebook (the formgrader's grading pages, the feedback) makes it passive again.
+c.Autograde.autograde_preprocessors = {autograde!r}
+c.HTMLExporter.preprocessors = [{neutralise!r}]
 '''
 
 
@@ -192,10 +197,11 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
         role=role, course_id=settings.course_id, exchange_root=str(settings.exchange_root)
     )
     if role == "instructor":
-        from coursetools.classroom.autograde import SANITIZE  # imports nbgrader: only here
+        # imports nbgrader: only here
+        from coursetools.classroom.autograde import AUTOGRADE, NEUTRALISE, SANITIZE
 
         text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
-                                        sanitize=SANITIZE)
+                                        sanitize=SANITIZE, autograde=AUTOGRADE, neutralise=NEUTRALISE)
     return text
 
 
