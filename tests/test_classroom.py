@@ -412,6 +412,31 @@ for p in procs:
     p.kill(); p.wait()
 found["processes"] = len(procs)
 found["uid"] = os.getuid()
+def workers():  # issue 54: four workers of 1.5 GiB each, at the same time
+    import time
+    pids = []
+    for _ in range(4):
+        pid = os.fork()
+        if pid == 0:
+            try:  # let the OOM killer take a worker first: the kernel reports the rest
+                with open("/proc/self/oom_score_adj", "w") as f:
+                    f.write("1000")
+            except OSError:
+                pass
+            try:
+                block = b"w" * (1536 * 1024 * 1024)
+                time.sleep(3)
+                os._exit(0 if len(block) else 1)
+            except MemoryError:
+                os._exit(3)
+        pids.append(pid)
+    found["workers_ok"] = sum(os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) == 0 for p in pids)
+attempt("workers", workers)
+def fill_shm():
+    with open("/dev/shm/fill", "wb") as f:
+        for _ in range(200):
+            f.write(b"s" * 1024 * 1024)
+attempt("fill_shm", fill_shm)
 print("SANDBOX-REPORT " + json.dumps(found))
 """
 
@@ -441,7 +466,7 @@ def run_planted(kernel_dir: Path, cwd: Path, names: dict[str, str]) -> dict:
     return json.loads(line.split(" ", 1)[1])
 
 
-def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypatch) -> None:
+def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypatch, request) -> None:
     import json
 
     from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
@@ -456,7 +481,14 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     monkeypatch.setenv("PYTHONPATH", f"{ROOT}{os.pathsep}{mounted}")
     spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
     spec.parent.mkdir(parents=True)
-    spec.write_text(json.dumps(kernel_spec(sys.executable, [course])))
+    from coursetools.classroom.cgroup import delegate, memory_controller
+
+    controller = memory_controller()
+    assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
+    group = controller.course_folder(f"test-{secrets.token_hex(3)}")
+    delegate(group, controller.version, os.getuid(), os.getgid())
+    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("kernel-*"), group]])
+    spec.write_text(json.dumps(kernel_spec(sys.executable, [course], group)))
     work = tmp_path / "submission"
     work.mkdir()
     found = run_planted(tmp_path / "share", work, {
@@ -466,6 +498,10 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     assert found["write_outside"] == "OSError" and not (mounted / "planted.txt").exists(), found
     assert found["read_shadow"] == "FileNotFoundError" and found["write_scratch"] == "done", found
     assert found["allocate_4g"] == "MemoryError" and found["uid"] == 65534, found
+    # One limit for the whole kernel: of four 1.5 GiB workers at most one held its block;
+    # /dev/shm has a size.
+    assert found["workers"] == "done" and found["workers_ok"] <= 1, found
+    assert found["fill_shm"] == "OSError", found
     assert not (work / "scratch.txt").exists()  # the scratch is the sandbox's own
     # A symbolic link in the submission: the kernel is never started.
     (work / "shadow").symlink_to("/etc/shadow")
@@ -518,7 +554,19 @@ def _hw_notebook():
     return nb
 
 
-def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkeypatch) -> None:
+def _own_grading_cgroup(settings, request) -> None:
+    """The course's memory cgroup, as setup delegates it, for the test's user; removed after."""
+    from coursetools.classroom.cgroup import delegate, memory_controller
+    from coursetools.classroom.setup import grading_cgroup
+
+    controller = memory_controller()
+    assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
+    group = grading_cgroup(settings)
+    delegate(group, controller.version, os.getuid(), os.getgid())
+    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("kernel-*"), group]])
+
+
+def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkeypatch, request) -> None:
     import json
 
     from nbgrader.apps import NbGraderAPI
@@ -531,7 +579,8 @@ def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkey
     course = tmp_path / "course"
     (course / "source" / "hw").mkdir(parents=True)
     settings = ClassSettings(class_dir=tmp_path / "class", instructor="teacher", course_root=course,
-                             exchange_root=tmp_path / "exchange")
+                             exchange_root=tmp_path / "exchange", course_id=f"t-{secrets.token_hex(3)}")
+    _own_grading_cgroup(settings, request)
     (course / "nbgrader_config.py").write_text(nbgrader_config_text(settings, "instructor"))
     spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
     spec.parent.mkdir(parents=True)
@@ -699,6 +748,7 @@ class Machine:
         self.modes: dict[Path, int] = {}
         self.files: list[Path] = []
         self.procs: list[subprocess.Popen] = []
+        self.cgroups: list[Path] = []
 
     def add_user(self, name: str) -> Path:
         subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", name], check=True)
@@ -733,6 +783,12 @@ class Machine:
             subprocess.run(["userdel", "--remove", user], capture_output=True)
         for folder, mode in self.modes.items():
             folder.chmod(mode)
+        for group in self.cgroups:  # the course's memory cgroup, empty once the kernels ended
+            for sub in [*group.glob("kernel-*"), group]:
+                try:
+                    sub.rmdir()
+                except OSError as exc:
+                    left.append(f"cgroup {sub}: {exc}")
         for path in self.files:
             path.unlink(missing_ok=True)
         return left
@@ -1059,6 +1115,11 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
         f" --authenticator dummy --test-password {PASSWORD}", class_dir, root_home)
     settings = load_settings(class_dir)
     machine.files.append(profile_file(settings))
+    from coursetools.classroom.setup import grading_cgroup
+
+    group = grading_cgroup(settings)
+    assert group is not None and group.stat().st_uid == pwd.getpwnam(instructor).pw_uid, group
+    machine.cgroups.append(group)
     assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
     assert stat.S_IMODE(settings.course_root.stat().st_mode) == 0o700
     assert f'bind_url = "http://127.0.0.1:{port}"' in settings.hub_config.read_text()
@@ -1213,6 +1274,19 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
                 mkdir '{inbound}/{attacker}+{ASSIGNMENT}+not-a-time+x'
                 echo forged""")
             assert "forged" in forged
+            # Issue 54: another's submission, by its exact name: the late student can read,
+            # plant, change or delete nothing in it (nbgrader left it world-writable).
+            real = next(p for p in inbound.glob(f"{victim}+{ASSIGNMENT}+*") if "forged" not in p.name)
+            gid = pwd.getpwnam(instructor).pw_gid
+            assert stat.S_IMODE(real.stat().st_mode) == 0o750 and real.stat().st_gid == gid
+            assert {stat.S_IMODE(p.stat().st_mode) for p in real.rglob("*") if p.is_file()} == {0o644}
+            meddle = as_user(settings, attacker, "bash", "-c", "; ".join(
+                f"if {cmd} 2>/dev/null; then echo MEDDLED: {cmd!r}; fi" for cmd in (
+                    f"touch '{real}/planted.ipynb'", f"rm -f '{real}/timestamp.txt'",
+                    f"echo x >> '{real}/{LESSON.name}'", f"cat '{real}/{LESSON.name}' >/dev/null",
+                    f"ls '{real}'", f"chmod 777 '{real}'")))
+            assert "MEDDLED" not in meddle, meddle
+            assert (real / "timestamp.txt").is_file() and not (real / "planted.ipynb").exists()
             # A student's server has no formgrader at all (not only no menu).
             resp = pages["blank"].goto(f"{base}/user/{students['blank']}/formgrader")
             assert resp is not None and resp.status == 404, resp and resp.status
@@ -1232,6 +1306,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             refused_log = (settings.course_root / "refused-submissions.log").read_text()
             assert refused_log.count("refused ") == 3 and f"owned by {attacker}" in refused_log
             # The checksum warning means what the guide says: one edited check, nothing else.
+            assert "will not proceed" not in graded_log and "SAWarning" not in graded_log, graded_log
             warnings = [line for line in graded_log.splitlines() if "Attribute 'checksum'" in line]
             assert len(warnings) == 1 and "cell ex2-check has changed" in warnings[0], warnings
             stage("autograded")
@@ -1265,7 +1340,8 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
 
             stage("formgrader seen")
             # Feedback: generated, released, fetched (one student in the browser).
-            run_login_block(instructor, blocks["teacher"][2])  # the guide's feedback block
+            feedback_log = run_login_block(instructor, blocks["teacher"][2])  # the guide's feedback block
+            assert "WARNING" not in feedback_log and "Warning" not in feedback_log, feedback_log
             page = pages["correct"]
             page.click("#refresh_assignments_list")
             page.click("#submitted_assignments_list button:text-is('Fetch Feedback')", timeout=TIMEOUT_MS)
@@ -1316,6 +1392,10 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
         assert found[attack] in ("FileNotFoundError", "PermissionError", "OSError"), (attack, found)
     assert found["write_tmp"] == "done" and not Path(host_tmp).exists(), found  # its own /tmp
     assert found["allocate_4g"] == "MemoryError" and found["processes"] < 64, found
+    # One memory limit for the whole grading kernel (the course's cgroup, set up by setup
+    # and entered by the instructor's sandbox): of four 1.5 GiB workers at most one held.
+    assert found["workers"] == "done" and found["workers_ok"] <= 1, found
+    assert found["fill_shm"] == "OSError", found
     assert not (settings.course_root / "planted.txt").exists()
 
     # Scores, from the gradebook, against the lesson's own points.

@@ -47,6 +47,7 @@ from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
+from nbgrader.exchange.default.submit import ExchangeSubmit
 from nbgrader.utils import check_mode, parse_utc
 
 #: How far a submission's timestamp may lie before its folder's change time (the
@@ -206,9 +207,13 @@ def problem_of(folder: Path, student: str, stamp: dt.datetime, now: dt.datetime)
         return (f"timestamp {stamp:%Y-%m-%d %H:%M:%S} UTC is backdated: the folder was made "
                 f"at {changed:%Y-%m-%d %H:%M:%S} UTC")
     inside = folder / "timestamp.txt"
-    if inside.is_file():
+    try:
+        written = inside.read_text().strip() if inside.is_file() else None
+    except OSError:  # removed or swapped since it was listed
+        return "changed while it was checked (timestamp.txt)"
+    if written is not None:
         try:
-            if parse_stamp(inside.read_text().strip()) != stamp:
+            if parse_stamp(written) != stamp:
                 return "timestamp.txt disagrees with the folder's name"
         except (ValueError, OverflowError):
             return "timestamp.txt is not a timestamp"
@@ -330,3 +335,40 @@ class SafeCollect(ExchangeCollect):
             log.chmod(0o600)
         except OSError as exc:
             self.log.error("could not record the refusal in %s: %s", log, exc)
+
+
+#: A submission after ``PrivateSubmit``: the folder is the owner's and readable by its
+#: group (the inbound folder's, the instructor's: inbound is set-group-id), closed to
+#: others; what it holds is writable by the owner only and reached only through it.
+SUBMISSION_MODE, INSIDE_DIR_MODE, INSIDE_FILE_MODE = 0o750, 0o755, 0o644
+
+
+def close_submission(folder: Path) -> None:
+    """Leave ``folder`` (a submission of mine) to me and the instructor's group only.
+
+    nbgrader's submit makes the folder mode 777 "so that the instructor can delete it".
+    Its files cannot all get the instructor's group (nbgrader's copy clears the folder's
+    set-group-id bit before it writes ``timestamp.txt``, and a student may not give a file
+    to a group they are not in), so they stay readable (644) and the folder (750, group
+    the instructor's) is what closes them to other students.
+    """
+    for root, dirs, files in os.walk(folder):
+        for names, mode in ((dirs, INSIDE_DIR_MODE), (files, INSIDE_FILE_MODE)):
+            for name in names:
+                path = os.path.join(root, name)
+                if not os.path.islink(path):  # chmod would change the link's target
+                    os.chmod(path, mode)
+    os.chmod(folder, SUBMISSION_MODE)
+
+
+class PrivateSubmit(ExchangeSubmit):
+    """nbgrader's ``ExchangeSubmit``, then the submission closed to other students."""
+
+    def copy_files(self) -> None:  # noqa: D102 - nbgrader's, then close_submission
+        super().copy_files()
+        folder = Path(self.inbound_path, self.assignment_filename)
+        if folder.stat().st_gid == Path(self.inbound_path).stat().st_gid:
+            close_submission(folder)
+        else:  # not the class's set-group-id inbound: keep nbgrader's modes, readable
+            self.log.warning("%s is not in the instructor's group: left as nbgrader made it",
+                             folder)

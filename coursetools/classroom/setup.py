@@ -154,6 +154,12 @@ c.CourseDirectory.course_id = {course_id!r}
 c.Exchange.root = {exchange_root!r}
 '''
 
+STUDENT_EXTRA = '''\
+# A submission stays the student's own: nbgrader makes its folder writable by everyone;
+# PrivateSubmit closes it to other students (the instructor's group still reads it).
+c.ExchangeFactory.submit = "coursetools.classroom.exchange.PrivateSubmit"
+'''
+
 INSTRUCTOR_EXTRA = '''\
 c.CourseDirectory.root = {course_root!r}
 # Autograde runs each submission in the grading sandbox (coursetools.classroom.sandbox:
@@ -169,7 +175,12 @@ c.Autograde.sanitize_preprocessors = {sanitize!r}
 # with its HTML made passive, and every HTML page the instructor's Jupyter renders from a
 # notebook (the formgrader's grading pages, the feedback) makes it passive again.
 c.Autograde.autograde_preprocessors = {autograde!r}
-c.HTMLExporter.preprocessors = [{neutralise!r}]
+# and every figure there has the alt text the course's site gives it.
+c.HTMLExporter.preprocessors = [{neutralise!r}, {alt_text!r}]
+# nbgrader's new submissions without SQLAlchemy's "will not proceed" warnings (harmless).
+from coursetools.classroom.autograde import add_submissions_without_autoflush  # noqa: E402
+
+add_submissions_without_autoflush()
 '''
 
 
@@ -198,10 +209,13 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
     )
     if role == "instructor":
         # imports nbgrader: only here
-        from coursetools.classroom.autograde import AUTOGRADE, NEUTRALISE, SANITIZE
+        from coursetools.classroom.autograde import ALT_TEXT, AUTOGRADE, NEUTRALISE, SANITIZE
 
         text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
-                                        sanitize=SANITIZE, autograde=AUTOGRADE, neutralise=NEUTRALISE)
+                                        sanitize=SANITIZE, autograde=AUTOGRADE, neutralise=NEUTRALISE,
+                                        alt_text=ALT_TEXT)
+    else:
+        text += STUDENT_EXTRA
     return text
 
 
@@ -302,6 +316,7 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
             written.append(target)
     _chown_tree(root, instructor.pw_uid, instructor.pw_gid)
     root.chmod(0o700)  # the gradebook and the solutions are the instructor's alone
+    written += _delegate_cgroup(settings, instructor)
     written.append(_install_sandbox_kernel(settings, instructor))
     if PROFILE_DIR.is_dir():
         _write(profile_file(settings), profile_text(settings), 0o644)
@@ -329,13 +344,34 @@ def _make_exchange_course(settings: ClassSettings, instructor: pwd.struct_passwd
     return made
 
 
+def _delegate_cgroup(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[Path]:
+    """The course's memory cgroup, given to the instructor (one limit per grading kernel)."""
+    from coursetools.classroom.cgroup import delegate, memory_controller
+
+    controller = memory_controller()
+    if controller is None:
+        return []
+    folder = controller.course_folder(settings.course_id)
+    delegate(folder, controller.version, instructor.pw_uid, instructor.pw_gid)
+    return [folder]
+
+
 def sandbox_kernel_file(settings: ClassSettings, home: Path) -> Path:
     """Where the instructor's grading kernel spec lives (their Jupyter data folder)."""
     return home / ".local" / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json"
 
 
+def grading_cgroup(settings: ClassSettings) -> Path | None:
+    """The course's memory cgroup folder on this machine (None: no memory controller)."""
+    from coursetools.classroom.cgroup import memory_controller
+
+    controller = memory_controller()
+    return None if controller is None else controller.course_folder(settings.course_id)
+
+
 def sandbox_kernel_text(settings: ClassSettings) -> str:
-    spec = kernel_spec(str(settings.env_bin / "python"), settings.hidden_from_grading)
+    spec = kernel_spec(str(settings.env_bin / "python"), settings.hidden_from_grading,
+                       grading_cgroup(settings))
     return json.dumps(spec, indent=2) + "\n"
 
 
@@ -427,6 +463,7 @@ def check_class(settings: ClassSettings) -> list[str]:
     problems += _check_homes(settings)
     if instructor is not None:
         problems += _check_sandbox(settings, instructor)
+        problems += _check_cgroup(settings, instructor)
     root = settings.course_root
     if not root.is_dir():
         problems.append(f"course folder {root} is missing: rerun setup")
@@ -494,6 +531,25 @@ def _check_homes(settings: ClassSettings) -> list[str]:
             problems.append(f"home {home} of {user} has mode {mode:o} (others may read it): "
                             f"chmod 700 {home}")
     return problems
+
+
+def memory_note(settings: ClassSettings) -> str | None:
+    """A warning when grading kernels get no memory limit as a whole on this machine."""
+    if grading_cgroup(settings) is None:
+        return ("no cgroup v1 memory controller under /sys/fs/cgroup/memory: each grading "
+                "kernel's processes are limited one by one (3 GiB of address space each), not "
+                "together (docs/classroom.md, What protects the class)")
+    return None
+
+
+def _check_cgroup(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[str]:
+    from coursetools.classroom.cgroup import check_delegated
+
+    folder = grading_cgroup(settings)
+    if folder is None:
+        return []  # memory_note: a warning, not a fault of the class
+    problem = check_delegated(folder, instructor.pw_uid)
+    return [f"grading memory limit: {problem}"] if problem else []
 
 
 def _check_sandbox(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[str]:
