@@ -652,6 +652,11 @@ def test_student_html_is_passive_in_every_html_the_instructor_renders() -> None:
         nbformat.v4.new_markdown_cell(PAYLOAD_MARKDOWN.replace("HOST", host)), code,
         nbformat.v4.new_raw_cell(f"<script>fetch('{host}/raw')</script>",
                                  metadata={"raw_mimetype": "text/html"})])
+    # A pasted image (a cell attachment) stays; one naming a missing attachment is shown as
+    # text instead of stopping the page.
+    pasted = nbformat.v4.new_markdown_cell("![pasted](attachment:p.png)")
+    pasted["attachments"] = {"p.png": {"image/png": "iVBORw0KGgo="}}
+    nb.cells += [pasted, nbformat.v4.new_markdown_cell("![gone](attachment:gone.png)")]
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
     config = Config()
     config.HTMLExporter.preprocessors = [NEUTRALISE]
@@ -677,6 +682,7 @@ def test_student_html_is_passive_in_every_html_the_instructor_renders() -> None:
         find = Find()
         find.feed(page)
         assert find.active == [], (template, find.active)
+        assert 'src="data:image/png;base64,iVBORw0KGgo="' in page and "attachment:gone.png" in page
         assert "A written answer with active content" in page and "<b>bold</b>" in page
 
 
@@ -932,6 +938,9 @@ A written answer with active content.
 <iframe src="HOST/md-iframe"></iframe>
 <svg width="10" height="10" onload="fetch('HOST/md-svg')"><circle r="5"/></svg>
 <div style="background-image: url('HOST/md-css')">styled</div>
+<img src="HOST/md-tracking-pixel.png" alt="a pixel that tells when the page is read">
+
+![another pixel](HOST/md-markdown-image.png)
 
 [click-md-link](javascript:fetch('HOST/md-markdown-link'))
 """
@@ -1331,6 +1340,8 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             with Gradebook(settings.gradebook_url) as gb:
                 graded_id = gb.find_submission_notebook(LESSON.stem, ASSIGNMENT, students["wrong"]).id
             grading = teacher.context.new_page()
+            csp = grading.request.get(f"{base}/user/{instructor}/formgrader/submissions/{graded_id}/")
+            assert "base-uri 'self'" in csp.headers.get("content-security-policy", ""), csp.headers
             calls = payload_requests(grading, listener,
                                      f"{base}/user/{instructor}/formgrader/submissions/{graded_id}/")
             assert grading.locator("text=A written answer with active content").count() == 1

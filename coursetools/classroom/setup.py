@@ -57,6 +57,10 @@ NBGRADER_SERVER = (
     "nbgrader.server_extensions.course_list",
 )
 EXCHANGE_MODE = 0o1777
+#: The instructor's Jupyter pages (Lab, the formgrader) may not be framed (JupyterHub's own
+#: default), nor take a <base> or send a form to another site: a second fence behind
+#: student_html, which already removes both from what students wrote.
+INSTRUCTOR_CSP = "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 #: The course's folders in the exchange, made by setup and owned by the instructor, so
 #: that nobody can create them first (nbgrader would then refuse to release). The modes
 #: are nbgrader's own (release_assignment, release_feedback) with the sticky bit added to
@@ -296,6 +300,9 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
         _write(folder / "labconfig" / "page_config.json", json.dumps(page, indent=2) + "\n")
         server = {"ServerApp": {"jpserver_extensions": {
             name: name not in disabled_server for name in NBGRADER_SERVER}}}
+        if role == "instructor":
+            server["ServerApp"]["tornado_settings"] = {
+                "headers": {"Content-Security-Policy": INSTRUCTOR_CSP}}
         _write(folder / "jupyter_server_config.json", json.dumps(server, indent=2) + "\n")
         written += [folder / "labconfig" / "page_config.json", folder / "jupyter_server_config.json"]
         for sub in (folder, folder / "labconfig"):

@@ -14,10 +14,12 @@ with the instructor's Jupyter API at hand.
   elements (text, tables, lists, images, links, ...) with allowed attributes, quoted and
   escaped; every other tag (``script``, ``iframe``, ``form``, ``base``, ``meta``, ``object``,
   ``svg`` inside HTML, ...) is written as visible text, an event handler (``on...``) or an
-  ``id``/``name`` is dropped, and a URL whose scheme is not http(s), mailto or (for images)
-  an image ``data:`` URL is dropped; HTML longer than ``MAX_HTML`` characters is shown as
-  text unparsed, and the text after the last ``>`` is text (no tag can close there), which
-  keeps the parser's time linear in the input;
+  ``id``/``name`` is dropped, a link whose scheme is not http(s) or mailto is dropped, and
+  an image keeps its source only when the notebook carries it (a ``data:image`` URL or a
+  cell attachment): an image from elsewhere would tell its server when the page is
+  read; an image without ``alt`` gets one. HTML longer than ``MAX_HTML`` characters is
+  shown as text unparsed, and the text after the last ``>`` is text (no tag can close
+  there), which keeps the parser's time linear in the input;
 * a Markdown cell is rendered as nbconvert renders it; when the result is not passive,
   its HTML is cleaned as above and, should Markdown itself still make an active link
   (``[x](javascript:...)``), the cell is shown as its source text in a code block;
@@ -99,6 +101,12 @@ def _url_problem(value: str, tag: str) -> str | None:
     return squeezed
 
 
+def _embedded_image(value: str) -> bool:
+    """An image carried by the notebook itself (a data: URL or a cell attachment)."""
+    squeezed = "".join(ch for ch in value if ch > " " and ch != "\x7f").lower()
+    return squeezed.startswith(IMAGE_DATA) or squeezed.startswith("attachment:")
+
+
 def _style_problem(value: str) -> bool:
     low = value.lower()
     return any(word in low for word in _CSS_ACTIVE)
@@ -163,6 +171,8 @@ class _Cleaner(HTMLParser):
                     kept.append((name, value))
                 else:
                     self.found.append(f"{tag} {name}={value[:40]}")
+            elif tag == "img" and name == "src" and not _embedded_image(value):
+                self.found.append(f"img src={value[:40]}")  # a request each time it is shown
             elif name in URL_ATTRS:
                 problem = _url_problem(value, tag)
                 if problem is not None:
@@ -177,6 +187,8 @@ class _Cleaner(HTMLParser):
                 continue  # would let a student's element stand for one of the page's
             elif self.any_attribute or name in ALLOWED_ATTRS:
                 kept.append((name, value))
+        if tag == "img" and not self.any_attribute and "alt" not in {n for n, _ in kept}:
+            kept.append(("alt", "an image of the submission"))  # every image says something
         attributes = "".join(f' {n}="{html.escape(v, quote=True)}"' for n, v in kept)
         self.out.append(f"<{tag}{attributes}{closing}>")
 
@@ -227,10 +239,20 @@ def svg_active_parts(text: str) -> list[str]:
     return _run(text, SVG_TAGS, any_attribute=True).found
 
 
-def _markdown_html(source: str) -> str:
-    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+def _markdown_html(source: str, attachments: dict | None = None) -> str | None:
+    """The cell as nbconvert renders it (None: nbconvert cannot, e.g. a missing attachment)."""
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
-    return markdown2html_mistune(source)
+    renderer = IPythonRenderer(escape=False, attachments=attachments or {})
+    try:
+        return MarkdownWithMath(renderer=renderer).render(source)
+    except Exception:  # noqa: BLE001 - nbconvert's errors vary; shown as text below
+        return None
+
+
+def _passive_markdown(source: str, attachments: dict | None = None) -> bool:
+    rendered = _markdown_html(source, attachments)
+    return rendered is not None and not active_parts(rendered)
 
 
 def _as_code_block(source: str) -> str:
@@ -239,12 +261,16 @@ def _as_code_block(source: str) -> str:
             f"{fence}text\n{source}\n{fence}\n")
 
 
-def neutralise_markdown(source: str) -> str:
-    """A Markdown source whose rendering is passive (``source`` itself when it already is)."""
-    if not active_parts(_markdown_html(source)):
+def neutralise_markdown(source: str, attachments: dict | None = None) -> str:
+    """A Markdown source whose rendering is passive (``source`` itself when it already is).
+
+    A cell nbconvert cannot render (an attachment it names is missing) is shown as text
+    too: the page is still rendered.
+    """
+    if _passive_markdown(source, attachments):
         return source
     cleaned = clean_html(source)
-    if not active_parts(_markdown_html(cleaned)):
+    if _passive_markdown(cleaned, attachments):
         return cleaned
     return _as_code_block(source)
 
@@ -269,7 +295,7 @@ def neutralise_output(output) -> None:
             continue
         if mime == "image/svg+xml" and not svg_active_parts(value):
             continue
-        if mime == "text/markdown" and not active_parts(_markdown_html(value)):
+        if mime == "text/markdown" and _passive_markdown(value):
             continue
         del data[mime]
         shown.append(f"[{mime} output from the submission, shown as text]\n{value}")
@@ -292,7 +318,9 @@ def neutralise_notebook(nb) -> None:
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         attachments = cell.get("attachments")
-        if isinstance(attachments, dict):
+        if not isinstance(attachments, dict):
+            attachments = None
+        else:
             for name in list(attachments):
                 bundle = attachments[name]
                 if not isinstance(bundle, dict):
@@ -302,7 +330,7 @@ def neutralise_notebook(nb) -> None:
                     if mime not in IMAGE_ATTACHMENTS:
                         del bundle[mime]
         if cell.cell_type == "markdown":
-            cell.source = neutralise_markdown(_text_of(cell.source))
+            cell.source = neutralise_markdown(_text_of(cell.source), attachments)
         elif cell.cell_type == "raw":
             cell.source = clean_html(_text_of(cell.source))
         elif cell.cell_type == "code":
