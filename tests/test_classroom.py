@@ -859,6 +859,16 @@ def doc_blocks() -> dict[str, list[str]]:
     return blocks
 
 
+def test_guide_installs_the_course_environment() -> None:
+    """Issue 54: the class's environment is the course's (its JupyterLab settings too), and
+    the install step keeps a Node.js that is already there (NodeSource's conflicts with
+    Debian's npm)."""
+    install = doc_blocks()["install"][0]
+    assert '-e ".[classroom]" ./course-settings' in install, install
+    assert "command -v npm >/dev/null || apt-get install -y nodejs npm" in install, install
+    assert "nodejs" not in install.splitlines()[0], install
+
+
 def run_root_block(block: str, class_dir: Path, home: Path) -> str:
     """A root block of the guide, as written: bash in the repository, ``~`` = ``home``."""
     env = {"PATH": os.environ["PATH"], "HOME": str(home), "PERCEPTRON_CLASS_DIR": str(class_dir),
