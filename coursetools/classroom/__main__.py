@@ -92,6 +92,11 @@ def _lessons(numbers: list[str]) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
+    # nbgrader imports jupyter_server, whose event schemas load jsonschema's format
+    # checkers; with rfc3987-syntax installed that builds 38 Lark grammars at import
+    # (7 s here, each run). This command validates no event: without that optional
+    # module jsonschema skips those formats.
+    sys.modules.setdefault("rfc3987_syntax", None)
     # nbgrader runs its environment's `alembic` when it creates a gradebook.
     os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
     if args.command == "setup":
@@ -122,9 +127,12 @@ def main(argv: list[str] | None = None) -> None:
         return
     settings = load_settings(args.dir)
     if args.command == "check":
-        from coursetools.classroom.setup import check_class
+        from coursetools.classroom.setup import check_class, memory_note
 
         problems = check_class(settings)
+        note = memory_note(settings)
+        if note:
+            print(f"warning: {note}", file=sys.stderr)
         if settings.authenticator == "dummy":
             print("warning: TEST-ONLY dummy login (one shared password); "
                   "rerun setup with --authenticator pam for a real class", file=sys.stderr)

@@ -43,6 +43,48 @@ SANITIZE = [
     "coursetools.classroom.report_options.StudentKey",  # own numbers: the graded student's key
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+#: Makes a student's HTML passive (``coursetools.classroom.student_html``).
+NEUTRALISE = "coursetools.classroom.student_html.NeutraliseStudentHTML"
+#: Alt text on every figure of an HTML page (``coursetools.classroom.alt_text``).
+ALT_TEXT = "coursetools.classroom.alt_text.FigureAltText"
+#: ``Autograde.autograde_preprocessors``: nbgrader's list, then the student's HTML made
+#: passive, so that the stored autograded notebook (formgrader, feedback) carries none.
+AUTOGRADE = [
+    "nbgrader.preprocessors.Execute",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata",
+    NEUTRALISE,
+]
+
+
+def add_submissions_without_autoflush() -> None:
+    """Stop nbgrader's "... not in session, add operation along ... will not proceed".
+
+    ``Gradebook.add_submission`` builds a submission with its notebooks, grades and
+    comments, reading ``assignment.notebooks`` and ``notebook.grade_cells`` on the way,
+    and only then adds it to the session. Each of those reads makes SQLAlchemy 2 flush
+    the session first, which finds the new, not yet added objects hanging from loaded
+    ones and warns three times per submission; nothing is lost (the final add saves
+    them all). Building it with autoflush off, as SQLAlchemy advises, is the same
+    transaction without the warnings. The instructor's ``nbgrader_config.py`` calls this.
+    """
+    from nbgrader.api import Gradebook
+
+    original = Gradebook.add_submission
+    if getattr(original, "without_autoflush", False):
+        return
+
+    def add_submission(self, assignment, student, **kwargs):
+        with self.db.no_autoflush:
+            return original(self, assignment, student, **kwargs)
+
+    add_submission.without_autoflush = True
+    add_submission.__doc__ = original.__doc__
+    Gradebook.add_submission = add_submission
 
 
 def released_source(source: str, config: Config | None = None) -> str:

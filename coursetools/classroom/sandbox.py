@@ -64,6 +64,9 @@ class Limits:
     file_bytes: int = 64 * MiB
     open_files: int = 256
     scratch_bytes: int = 256 * MiB  # the in-memory home and /tmp, each
+    shm_bytes: int = 64 * MiB  # /dev/shm (POSIX shared memory, multiprocessing's queues)
+    #: The whole kernel with every process it forks (a memory cgroup; see cgroup.py).
+    kernel_memory_bytes: int = 3 * 1024 * MiB
 
     def prlimit_args(self) -> list[str]:
         return [
@@ -123,6 +126,8 @@ def bwrap_command(
         "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
         "--die-with-parent", "--new-session", "--clearenv",
         "--proc", "/proc", "--dev", "/dev",
+        # bwrap's /dev/shm has no size of its own: give it one.
+        "--size", str(limits.shm_bytes), "--tmpfs", "/dev/shm",
         # The in-memory scratch first: a folder mounted below /tmp must stay visible.
         "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
         "--size", str(limits.scratch_bytes), "--tmpfs", SCRATCH,
@@ -176,11 +181,17 @@ def symlinks_in(folder: Path) -> list[Path]:
     return found
 
 
-def kernel_spec(python: str, hide: list[Path]) -> dict:
-    """The ``kernel.json`` that ``setup`` installs for the instructor."""
+def kernel_spec(python: str, hide: list[Path], memory_cgroup: Path | None = None) -> dict:
+    """The ``kernel.json`` that ``setup`` installs for the instructor.
+
+    ``memory_cgroup``: the course's delegated cgroup folder (``coursetools.classroom.cgroup``);
+    each kernel then runs in a cgroup of its own below it, limited as a whole.
+    """
     argv = [python, "-m", "coursetools.classroom.sandbox", "{connection_file}"]
     for path in hide:
         argv += ["--hide", str(path)]
+    if memory_cgroup is not None:
+        argv += ["--memory-cgroup", str(memory_cgroup)]
     # Interrupts by message: a signal to the process group would stop bwrap itself.
     return {"argv": argv, "display_name": "Python 3 (grading sandbox)", "language": "python",
             "interrupt_mode": "message", "metadata": {"debugger": False}}
@@ -194,6 +205,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="a folder the kernel must not see (repeatable)")
     p.add_argument("--wall-seconds", type=int, default=Limits.wall_seconds,
                    help=f"kill the kernel after this long (default {Limits.wall_seconds})")
+    p.add_argument("--memory-cgroup", type=Path,
+                   help="the course's cgroup folder: the kernel runs in one of its own below it")
     args, extra = p.parse_known_args(argv)
     # The kernel starts in the folder of the notebook being graded: refuse links there.
     links = symlinks_in(Path.cwd())
@@ -205,10 +218,20 @@ def main(argv: list[str] | None = None) -> int:
         print("sandbox: bwrap is missing: apt-get install bubblewrap (grading refused)",
               file=sys.stderr)
         return 2
+    limits = Limits(wall_seconds=args.wall_seconds)
+    if args.memory_cgroup is not None:
+        from coursetools.classroom.cgroup import enter
+
+        try:  # before bwrap starts: the kernel and all it forks are inside
+            enter(args.memory_cgroup, limits.kernel_memory_bytes)
+        except OSError as exc:
+            print(f"sandbox: cannot limit the kernel's memory in {args.memory_cgroup} ({exc}); "
+                  "rerun `classroom setup` as root (grading refused)", file=sys.stderr)
+            return 2
     hide = [h.resolve() for h in args.hide] + [Path.home().resolve()]
     links = [hop for start in (Path(sys.prefix), Path(sys.executable)) for hop in link_chain(start)]
     cmd = bwrap_command(args.connection_file.resolve(), hide=hide, links=links,
-                        limits=Limits(wall_seconds=args.wall_seconds),
+                        limits=limits,
                         python=sys.executable, ro_paths=python_roots(), extra=extra)
     os.execvp(cmd[0], cmd)  # bwrap replaces this process; the kernel manager watches it
     return 1  # pragma: no cover - execvp does not return

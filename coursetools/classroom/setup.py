@@ -57,6 +57,10 @@ NBGRADER_SERVER = (
     "nbgrader.server_extensions.course_list",
 )
 EXCHANGE_MODE = 0o1777
+#: The instructor's Jupyter pages (Lab, the formgrader) may not be framed (JupyterHub's own
+#: default), nor take a <base> or send a form to another site: a second fence behind
+#: student_html, which already removes both from what students wrote.
+INSTRUCTOR_CSP = "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
 #: The course's folders in the exchange, made by setup and owned by the instructor, so
 #: that nobody can create them first (nbgrader would then refuse to release). The modes
 #: are nbgrader's own (release_assignment, release_feedback) with the sticky bit added to
@@ -154,6 +158,12 @@ c.CourseDirectory.course_id = {course_id!r}
 c.Exchange.root = {exchange_root!r}
 '''
 
+STUDENT_EXTRA = '''\
+# A submission stays the student's own: nbgrader makes its folder writable by everyone;
+# PrivateSubmit closes it to other students (the instructor's group still reads it).
+c.ExchangeFactory.submit = "coursetools.classroom.exchange.PrivateSubmit"
+'''
+
 INSTRUCTOR_EXTRA = '''\
 c.CourseDirectory.root = {course_root!r}
 # Autograde runs each submission in the grading sandbox (coursetools.classroom.sandbox:
@@ -165,6 +175,16 @@ c.ExchangeFactory.collect = "coursetools.classroom.exchange.SafeCollect"
 # A check cell is "changed" only when it differs from what the student was given (nbgrader
 # compares with the source before its hidden tests were removed: a false alarm each time).
 c.Autograde.sanitize_preprocessors = {sanitize!r}
+# A student's HTML never runs in the instructor's browser: autograde stores the notebook
+# with its HTML made passive, and every HTML page the instructor's Jupyter renders from a
+# notebook (the formgrader's grading pages, the feedback) makes it passive again.
+c.Autograde.autograde_preprocessors = {autograde!r}
+# and every figure there has the alt text the course's site gives it.
+c.HTMLExporter.preprocessors = [{neutralise!r}, {alt_text!r}]
+# nbgrader's new submissions without SQLAlchemy's "will not proceed" warnings (harmless).
+from coursetools.classroom.autograde import add_submissions_without_autoflush  # noqa: E402
+
+add_submissions_without_autoflush()
 '''
 
 
@@ -192,10 +212,14 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
         role=role, course_id=settings.course_id, exchange_root=str(settings.exchange_root)
     )
     if role == "instructor":
-        from coursetools.classroom.autograde import SANITIZE  # imports nbgrader: only here
+        # imports nbgrader: only here
+        from coursetools.classroom.autograde import ALT_TEXT, AUTOGRADE, NEUTRALISE, SANITIZE
 
         text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
-                                        sanitize=SANITIZE)
+                                        sanitize=SANITIZE, autograde=AUTOGRADE, neutralise=NEUTRALISE,
+                                        alt_text=ALT_TEXT)
+    else:
+        text += STUDENT_EXTRA
     return text
 
 
@@ -276,6 +300,9 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
         _write(folder / "labconfig" / "page_config.json", json.dumps(page, indent=2) + "\n")
         server = {"ServerApp": {"jpserver_extensions": {
             name: name not in disabled_server for name in NBGRADER_SERVER}}}
+        if role == "instructor":
+            server["ServerApp"]["tornado_settings"] = {
+                "headers": {"Content-Security-Policy": INSTRUCTOR_CSP}}
         _write(folder / "jupyter_server_config.json", json.dumps(server, indent=2) + "\n")
         written += [folder / "labconfig" / "page_config.json", folder / "jupyter_server_config.json"]
         for sub in (folder, folder / "labconfig"):
@@ -296,6 +323,7 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
             written.append(target)
     _chown_tree(root, instructor.pw_uid, instructor.pw_gid)
     root.chmod(0o700)  # the gradebook and the solutions are the instructor's alone
+    written += _delegate_cgroup(settings, instructor)
     written.append(_install_sandbox_kernel(settings, instructor))
     if PROFILE_DIR.is_dir():
         _write(profile_file(settings), profile_text(settings), 0o644)
@@ -323,13 +351,34 @@ def _make_exchange_course(settings: ClassSettings, instructor: pwd.struct_passwd
     return made
 
 
+def _delegate_cgroup(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[Path]:
+    """The course's memory cgroup, given to the instructor (one limit per grading kernel)."""
+    from coursetools.classroom.cgroup import delegate, memory_controller
+
+    controller = memory_controller()
+    if controller is None:
+        return []
+    folder = controller.course_folder(settings.course_id)
+    delegate(folder, controller.version, instructor.pw_uid, instructor.pw_gid)
+    return [folder]
+
+
 def sandbox_kernel_file(settings: ClassSettings, home: Path) -> Path:
     """Where the instructor's grading kernel spec lives (their Jupyter data folder)."""
     return home / ".local" / "share" / "jupyter" / "kernels" / KERNEL_NAME / "kernel.json"
 
 
+def grading_cgroup(settings: ClassSettings) -> Path | None:
+    """The course's memory cgroup folder on this machine (None: no memory controller)."""
+    from coursetools.classroom.cgroup import memory_controller
+
+    controller = memory_controller()
+    return None if controller is None else controller.course_folder(settings.course_id)
+
+
 def sandbox_kernel_text(settings: ClassSettings) -> str:
-    spec = kernel_spec(str(settings.env_bin / "python"), settings.hidden_from_grading)
+    spec = kernel_spec(str(settings.env_bin / "python"), settings.hidden_from_grading,
+                       grading_cgroup(settings))
     return json.dumps(spec, indent=2) + "\n"
 
 
@@ -421,6 +470,7 @@ def check_class(settings: ClassSettings) -> list[str]:
     problems += _check_homes(settings)
     if instructor is not None:
         problems += _check_sandbox(settings, instructor)
+        problems += _check_cgroup(settings, instructor)
     root = settings.course_root
     if not root.is_dir():
         problems.append(f"course folder {root} is missing: rerun setup")
@@ -488,6 +538,25 @@ def _check_homes(settings: ClassSettings) -> list[str]:
             problems.append(f"home {home} of {user} has mode {mode:o} (others may read it): "
                             f"chmod 700 {home}")
     return problems
+
+
+def memory_note(settings: ClassSettings) -> str | None:
+    """A warning when grading kernels get no memory limit as a whole on this machine."""
+    if grading_cgroup(settings) is None:
+        return ("no cgroup v1 memory controller under /sys/fs/cgroup/memory: each grading "
+                "kernel's processes are limited one by one (3 GiB of address space each), not "
+                "together (docs/classroom.md, What protects the class)")
+    return None
+
+
+def _check_cgroup(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[str]:
+    from coursetools.classroom.cgroup import check_delegated
+
+    folder = grading_cgroup(settings)
+    if folder is None:
+        return []  # memory_note: a warning, not a fault of the class
+    problem = check_delegated(folder, instructor.pw_uid)
+    return [f"grading memory limit: {problem}"] if problem else []
 
 
 def _check_sandbox(settings: ClassSettings, instructor: pwd.struct_passwd) -> list[str]:

