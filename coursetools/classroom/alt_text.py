@@ -4,7 +4,7 @@ A lesson's figures are PNG outputs whose ``text/plain`` is the figure's descript
 course's figures describe themselves) or only matplotlib's ``<Figure size ...>``. nbconvert
 writes an image's ``alt`` from the output's metadata and, finding none, warns "Alternative
 text is missing on N image(s)" and writes a placeholder. ``FigureAltText`` gives each image
-output the alt text the published site gives it (``coursetools.site.image_alt``): the
+output the alt text the published site gives it (``coursetools.site.build.image_alt``): the
 description when it says something, else "Figure: " and the heading above the cell.
 
 Example
@@ -30,14 +30,14 @@ class FigureAltText(Preprocessor):
 
     def preprocess(self, nb, resources):  # noqa: D102 - nbconvert's
         # The site's own rule (one rule for the site, the handouts and the class).
-        from coursetools.site import _plain, image_alt
+        from coursetools.shared.cells import image_alt, plain_text
 
         heading = ""
         for cell in nb.cells:
             if cell.cell_type == "markdown":
                 lines = [ln for ln in str(cell.source).splitlines() if ln.lstrip().startswith("#")]
                 if lines:
-                    heading = _plain(lines[-1].lstrip().lstrip("#"))
+                    heading = plain_text(lines[-1].lstrip().lstrip("#"))
                 continue
             for out in cell.get("outputs", []):
                 data = out.get("data") or {}

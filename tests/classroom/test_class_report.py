@@ -240,9 +240,8 @@ def test_report_numbers_match_the_gradebook_and_an_independent_count(graded_clas
 
 
 def test_report_all_and_bad_assignment(graded_class, tmp_path) -> None:
-    from coursetools._common import CourseToolsError
-
     from coursetools.classroom.report_html import write_all, write_report
+    from coursetools.shared.common import CourseToolsError
 
     course, _, _ = graded_class
     index = write_all(course, tmp_path / "all")
