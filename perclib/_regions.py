@@ -165,9 +165,36 @@ def pattern_normals(X: NDArray[np.float64], threshold: bool) -> list[Normal] | N
     """
     M = common_scale_integers(X)
     if M is None:
+        M = _scale_per_line(X, threshold)
+    if M is None:
         return integer_normals(np.hstack([X, np.ones((X.shape[0], 1))]) if threshold else X)
     normals = [_primitive(row + [1] if threshold else row) for row in M]
     return None if any(v is None for v in normals) else normals  # type: ignore[return-value]
+
+
+def _scale_per_line(X: NDArray[np.float64], threshold: bool) -> list[list[int]] | None:
+    """:func:`common_scale_integers` column by column (and row by row without threshold).
+
+    A change of units of one feature (a column times 1e-300) changes no separable
+    labelling, since ``w_j`` absorbs it; without threshold, neither does the length
+    of a pattern (a row). So data that are small integers in other units, column by
+    column or row by row, are read as those integers, as a common scale is. None if
+    some column (row) has no such reading.
+
+    Examples
+    --------
+    >>> _scale_per_line(np.array([[3e200, 2e-200], [-1e200, 1e-200]]), True)
+    [[3, 2], [-1, 1]]
+    """
+    columns = [common_scale_integers(X[:, [j]]) for j in range(X.shape[1])]
+    if all(c is not None for c in columns):
+        return [[c[i][0] for c in columns] for i in range(X.shape[0])]  # type: ignore[index]
+    if threshold:
+        return None
+    rows = [common_scale_integers(X[[i]]) for i in range(X.shape[0])]
+    if all(r is not None for r in rows):
+        return [r[0] for r in rows]  # type: ignore[index]
+    return None
 
 
 def essential(normals: list[Normal]) -> tuple[tuple[Normal, ...], int]:

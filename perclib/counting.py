@@ -31,7 +31,7 @@ from perclib._validation import (
     as_patterns,
     homogeneous,
     refuse_work,
-    row_norms,
+    unit_rows,
 )
 
 if TYPE_CHECKING:  # sympy is imported by cover_count_symbolic, when first needed
@@ -239,16 +239,36 @@ def _homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]
 
 
 def _unit_rows(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64] | None:
-    """Homogeneous patterns scaled to unit length, or None if one is at the origin.
+    """Homogeneous patterns, columns scaled by powers of two, rows of unit length; or None.
 
     Separability only depends on the direction of each (homogeneous) pattern, and
-    a pattern at the origin lies on every hyperplane through the origin.
+    not on the units of a column either (``w_j`` absorbs them). Both scalings are
+    powers of two worked out from the exponents alone, columns first (a change of
+    units is undone before any row is looked at), then rows and columns in turn: they
+    are exact, and nothing overflows or underflows on the way, so patterns near
+    1.8e308, subnormal ones, or a column in nanometres next to one in kilometres all
+    give the same well-scaled rows. None if a pattern is at the origin: it lies on
+    every hyperplane through the origin.
+
+    Examples
+    --------
+    >>> _unit_rows(np.array([[3e200, 4e-200], [0.0, 1e-200]]), False).round(12).tolist()
+    [[0.6, 0.8], [0.0, 1.0]]
     """
     Z = _homogeneous(X, threshold)
-    norms = row_norms(Z)
-    if np.any(norms == 0):
+    nonzero = Z != 0
+    if not np.all(np.any(nonzero, axis=1)):
         return None
-    return Z / norms[:, None]
+    # Each entry's binary exponent; a zero entry's is far below any float's (-1074).
+    E = np.where(nonzero, np.frexp(Z)[1].astype(np.int64), -(2**20))
+    col = -np.max(E, axis=0)
+    col = np.where(np.any(nonzero, axis=0), col, 0)
+    for _ in range(3):
+        row = -np.max(E + col[None, :], axis=1)
+        col = np.where(np.any(nonzero, axis=0), -np.max(E + row[:, None], axis=0), 0)
+    row = -np.max(E + col[None, :], axis=1)
+    with np.errstate(under="ignore"):
+        return unit_rows(np.ldexp(Z, col[None, :] + row[:, None]))
 
 
 def _refuse_huge(U: NDArray[np.float64], max_count: int | None) -> None:
@@ -261,7 +281,9 @@ def _refuse_huge(U: NDArray[np.float64], max_count: int | None) -> None:
     if max_count is None:
         return
     P = U.shape[0]
-    rank = int(np.linalg.matrix_rank(U))
+    # U has unit rows, so its rank is at least 1 (1e308 patterns once overflowed to
+    # zero rows here, and Cover's bound then raised "N must be >= 1, got 0").
+    rank = max(int(np.linalg.matrix_rank(U)), 1)
     # A bound too long to compute is astronomically larger than any max_count.
     bound = cover_count(P, rank) if _cover_work(P, rank) <= MAX_COVER_WORK else 2**64 * max_count
     if bound > max_count:
