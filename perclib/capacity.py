@@ -42,7 +42,6 @@ from perclib._validation import (
     exponent,
     norm,
     refuse_work,
-    row_norms,
     unit_rows,
 )
 from perclib.counting import (

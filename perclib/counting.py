@@ -17,13 +17,21 @@ weight space exactly (deletion-restriction, without listing them), and
 from __future__ import annotations
 
 import itertools
+import math
+import warnings
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from perclib._regions import count_regions, essential, pattern_normals, region_work
+from perclib._regions import (
+    closed_form_regions,
+    count_regions_with_work,
+    essential,
+    pattern_normals,
+    region_work,
+)
 from perclib._validation import (
     as_count,
     as_flag,
@@ -45,9 +53,15 @@ MAX_ENUMERATED = 20_000
 MAX_COVER_WORK = 10**9
 #: Default limit on the terms sympy sums when one of P, N is a symbol (about a second).
 MAX_SYMBOLIC_TERMS = 20
-#: Default limit on the line comparisons of :func:`count_dichotomies` (a microsecond or
-#: a few each; degenerate sets such as cubes need far fewer than their bound).
+#: Default limit on the work steps of :func:`count_dichotomies` (a microsecond or a few
+#: each; degenerate sets such as cubes need far fewer than their bound).
 MAX_COUNT_WORK = 10**8
+#: Most steps :func:`count_dichotomies` spends testing general position (before Cover's
+#: formula applies): a subset of D rows costs ``1 + D**3 // 1000`` steps (a batched
+#: determinant; 40 x 40 ones take about 70 microseconds), so this is a few seconds.
+MAX_POSITION_WORK = 2_000_000
+#: Relative tolerance of that test, :func:`perclib.in_general_position`'s default.
+POSITION_TOL = 1e-9
 #: Default limit on the linear programs of :func:`separable_dichotomies_bruteforce`.
 MAX_BRUTEFORCE_LPS = 2**20
 
@@ -226,6 +240,10 @@ def cover_count_symbolic(
 # ---------------------------------------------------------------------------
 # Exact enumeration
 # ---------------------------------------------------------------------------
+
+
+#: Marks an argument that was not passed (None means "no limit" for max_count).
+_NOT_GIVEN: object = object()
 
 
 def _homogeneous(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64]:
@@ -489,7 +507,11 @@ def separable_dichotomies(
 
 
 def count_dichotomies(
-    X: ArrayLike, *, threshold: bool = False, max_work: int | None = MAX_COUNT_WORK
+    X: ArrayLike,
+    *,
+    threshold: bool = False,
+    max_work: int | None = MAX_COUNT_WORK,
+    max_count: int | None | object = _NOT_GIVEN,
 ) -> int:
     """How many labelings of the patterns are linearly separable, exactly, without listing them.
 
@@ -525,12 +547,21 @@ def count_dichotomies(
         Allow a threshold (affine hyperplanes).
     max_work : int or None, default MAX_COUNT_WORK (10**8)
         Refuse, with a ValueError and before any work, a set whose count may need
-        more line comparisons than this: ``binom(m, r - 1)`` for ``m`` distinct
-        hyperplanes of rank ``r``, reached when no sub-arrangement repeats (points
-        in general position); about a microsecond each for small integers, a few
-        for float data. None lifts the limit. Degenerate sets repeat their
-        sub-arrangements and take far less: the 6-cube's bound is 75 million, its
-        count about a second and a half.
+        more steps than this (a step is a restricted hyperplane, a compared pair or
+        a subset tested; about a microsecond each for small integers, a few for
+        float data). The estimate is an upper bound, worked out before any work:
+        ``m`` distinct hyperplanes of rank ``m`` or ``m - 1`` have a closed form
+        (``2**m``, or ``2**m - 2`` in general position: Cover's count); points in
+        general position (tested as :func:`perclib.in_general_position` does, when
+        that takes at most MAX_POSITION_WORK steps) get Cover's count; any other set is
+        counted by deletion-restriction, whose bound grows like ``binom(m, r - 1)``
+        for ``m`` well above the rank ``r`` and like ``2**m`` for ``m`` close to it.
+        None lifts the limit. Degenerate sets repeat their sub-arrangements and
+        take far less than their bound: the 6-cube's is 84 million steps, its count
+        about 2 million (a second and a half).
+    max_count : int or None
+        The old name of ``max_work``; deprecated (a DeprecationWarning), removed in
+        the next release.
 
     Returns
     -------
@@ -550,17 +581,75 @@ def count_dichotomies(
     """
     X = as_patterns(X)
     threshold = as_flag(threshold, "threshold")
+    if max_count is not _NOT_GIVEN:
+        warnings.warn(
+            "count_dichotomies(max_count=...) is deprecated: the limit is on the work, not "
+            "on the count; pass max_work=... instead (max_count will be removed in the "
+            "next release)", DeprecationWarning, stacklevel=2,
+        )
+        if max_work is not MAX_COUNT_WORK:
+            raise TypeError("count_dichotomies got both max_work and its old name max_count; "
+                            "pass max_work only")
+        max_work = as_limit(max_count, "max_count")  # type: ignore[arg-type]
     max_work = as_limit(max_work, "max_work")
+    return _count_with_work(X, threshold, max_work)[0]
+
+
+def _count_with_work(
+    X: NDArray[np.float64], threshold: bool, max_work: int | None
+) -> tuple[int, int, int]:
+    """``(count, estimated work, measured work)`` of :func:`count_dichotomies`.
+
+    The estimate is computed before any work and is an upper bound on the measured
+    work (refused above ``max_work``). In order, cheapest first:
+
+    1. ``m`` distinct hyperplanes of rank ``m`` or ``m - 1``: a closed form
+       (:func:`perclib._regions.closed_form_regions`), exact;
+    2. points in general position (every ``rank``-subset of them well conditioned,
+       by the test of :func:`perclib.in_general_position`, when there are few
+       enough subsets): Cover's count. The test passes only subsets whose smallest
+       singular value exceeds ``1e-9`` of the largest, far above any rounding of
+       the data or of the test itself, so they are independent exactly, too;
+    3. deletion-restriction (:func:`perclib._regions.count_regions_with_work`),
+       bounded by :func:`perclib._regions.region_work`.
+    """
     normals = pattern_normals(X, threshold)
     if normals is None:
-        return 0
+        return 0, 0, 0
     distinct, rank = essential(normals)
-    refuse_work(
-        region_work(len(distinct), rank), max_work, unit="line comparisons",
-        task=(f"counting the separable labelings of {X.shape[0]} patterns ({len(distinct)} "
-              f"distinct hyperplanes of rank {rank}: binom({len(distinct)}, {rank - 1}))"),
-    )
-    return count_regions(distinct)
+    m = len(distinct)
+    P = X.shape[0]
+    what = f"{P} patterns ({m} distinct hyperplanes of rank {rank})"
+    if m <= rank + 1:
+        estimate = m if m == rank else m * (m + rank)
+        refuse_work(estimate, max_work, unit="steps", task=f"counting the separable labelings of {what}")
+        regions, work = closed_form_regions(distinct, rank)  # type: ignore[misc]
+        return regions, estimate, work
+    D = X.shape[1] + threshold
+    subsets = math.comb(P, D) * (1 + D**3 // 1000) if m == P and rank == D else None
+    tested = 0
+    if subsets is not None and subsets <= MAX_POSITION_WORK and (
+        max_work is None or subsets <= max_work
+    ):
+        from perclib._subsets import all_subsets_well_conditioned
+
+        tested = subsets
+        if all_subsets_well_conditioned(_unit_rows(X, threshold), POSITION_TOL):  # type: ignore[arg-type]
+            return cover_count(P, D, max_work=None), tested, tested
+    cap = None if max_work is None else max_work - tested
+    bound = region_work(m, rank, cap)
+    if cap is not None and bound > cap:
+        why = ("they are not in general position, so Cover's formula does not apply" if tested
+               else "Cover's formula needs points in general position, and testing that "
+               "was not possible or would take too long")
+        raise ValueError(
+            f"counting the separable labelings of {what} by deletion-restriction may need "
+            f"more than {tested + bound:,} steps ({why}), more than max_work={max_work:,}; "
+            "it could run for a long time. Pass a larger max_work (or max_work=None) to "
+            "run it anyway."
+        )
+    regions, work = count_regions_with_work(distinct)
+    return regions, tested + bound, tested + work
 
 
 def separable_dichotomies_bruteforce(
