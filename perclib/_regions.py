@@ -164,13 +164,23 @@ def pattern_normals(X: NDArray[np.float64], threshold: bool) -> list[Normal] | N
     >>> pattern_normals(np.array([[0.3, -0.1], [0.02, 0.0]]), True)   # 1/15 (15, -5, 1)
     [(15, -5, 1), (1, 0, 1)]
     """
-    M = common_scale_integers(X)
-    if M is None:
-        M = _scale_per_line(X, threshold)
+    M = integer_points(X, threshold)
     if M is None:
         return integer_normals(np.hstack([X, np.ones((X.shape[0], 1))]) if threshold else X)
     normals = [_primitive(row + [1] if threshold else row) for row in M]
     return None if any(v is None for v in normals) else normals  # type: ignore[return-value]
+
+
+def integer_points(X: NDArray[np.float64], threshold: bool) -> list[list[int]] | None:
+    """The patterns as small integers in some units, if they are (see :func:`pattern_normals`).
+
+    Examples
+    --------
+    >>> integer_points(np.array([[0.5, 1e-300], [1.5, 0.0]]), True)
+    [[1, 1], [3, 0]]
+    """
+    M = common_scale_integers(X)
+    return M if M is not None else _scale_per_line(X, threshold)
 
 
 def _scale_per_line(X: NDArray[np.float64], threshold: bool) -> list[list[int]] | None:

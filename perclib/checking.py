@@ -81,6 +81,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "counting.separable_dichotomies_bruteforce", "counting._enumerate_incremental",
         "counting._enumerate_bruteforce", "counting._half_cover",
         "_regions.count_regions", "_regions._regions_in_space", "_regions._restrict",
+        "_regions.count_regions_with_work", "_regions.closed_form_regions",
+        "_cube.cube_threshold_functions", "_cube.points_off_the_cube_arrangement",
     ),
     # Margins of patterns, of a separator and of a data set.
     "margins": (

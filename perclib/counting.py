@@ -29,6 +29,7 @@ from perclib._regions import (
     closed_form_regions,
     count_regions_with_work,
     essential,
+    integer_points,
     pattern_normals,
     region_work,
 )
@@ -270,8 +271,8 @@ def _unit_rows(X: NDArray[np.float64], threshold: bool) -> NDArray[np.float64] |
 
     Examples
     --------
-    >>> _unit_rows(np.array([[3e200, 4e-200], [0.0, 1e-200]]), False).round(12).tolist()
-    [[0.6, 0.8], [0.0, 1.0]]
+    >>> _unit_rows(np.array([[8.9e307, 0.0], [-1e300, 1e-300]]), False).round(6).tolist()
+    [[1.0, 0.0], [-0.0, 1.0]]
     """
     Z = _homogeneous(X, threshold)
     nonzero = Z != 0
@@ -616,6 +617,15 @@ def _count_with_work(
     normals = pattern_normals(X, threshold)
     if normals is None:
         return 0, 0, 0
+    n = _cube_dimension(X, threshold)
+    if n is not None:  # the vertices of a cube: its symmetry (perclib._cube)
+        from perclib._cube import cube_threshold_functions, cube_work
+
+        estimate = cube_work(n)
+        refuse_work(estimate, max_work, unit="steps",
+                    task=f"counting the threshold functions of the {n}-cube")
+        regions, work = cube_threshold_functions(n)
+        return regions, estimate, work
     distinct, rank = essential(normals)
     m = len(distinct)
     P = X.shape[0]
@@ -650,6 +660,43 @@ def _count_with_work(
         )
     regions, work = count_regions_with_work(distinct)
     return regions, tested + bound, tested + work
+
+
+def _cube_dimension(X: NDArray[np.float64], threshold: bool) -> int | None:
+    """``n >= 2`` if the patterns' hyperplanes are exactly those of the n-cube with threshold.
+
+    With a threshold: the distinct patterns, read as integers (in any units, per
+    column), are an affine image of ``{0,1}^n`` (:func:`perclib._cube.affine_cube_dimension`,
+    exact). Without: some coordinate has one absolute value, not zero, in every
+    pattern (the +-1 cube has it everywhere); changing the sign of a pattern keeps its
+    hyperplane, so with that coordinate made positive it is a constant, a threshold,
+    and the other coordinates must be an affine (n)-cube. Anything else: None (the
+    count then goes the general way).
+
+    Examples
+    --------
+    >>> _cube_dimension(np.array([[0.0, 0], [0, 1], [1, 0], [1, 1]]), True)
+    2
+    >>> from perclib import boolean_cube
+    >>> _cube_dimension(2 * boolean_cube(3) - 1, False)   # +-1 3-cube: the 2-cube's arrangement
+    2
+    """
+    from perclib._cube import affine_cube_dimension
+
+    M = integer_points(X, threshold)
+    if M is None or len(M) < 4:
+        return None
+    if threshold:
+        n = affine_cube_dimension([tuple(row) for row in M])
+        return n if n is not None and n >= 2 else None
+    for j in range(len(M[0])):
+        size = abs(M[0][j])
+        if size and all(abs(row[j]) == size for row in M):
+            points = [tuple(a if row[j] > 0 else -a for k, a in enumerate(row) if k != j)
+                      for row in M]
+            n = affine_cube_dimension(points)
+            return n if n is not None and n >= 2 else None
+    return None
 
 
 def separable_dichotomies_bruteforce(

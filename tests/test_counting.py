@@ -787,3 +787,106 @@ def test_a_change_of_units_per_feature_or_per_pattern_changes_no_labelling(colum
         for f in (separable_dichotomies_bruteforce, separable_dichotomies, arrangement_dichotomies):
             assert f(Y, threshold=threshold).tolist() == expected, (f.__name__, threshold)
         assert count_dichotomies(Y, threshold=threshold) == len(expected)
+
+
+# ---------------------------------------------------------------------------
+# Issue 52: the cube counted with its symmetry (perclib._cube)
+# ---------------------------------------------------------------------------
+
+
+def _plain_count(X, threshold):
+    """Deletion-restriction on the hyperplanes, with no formula and no symmetry."""
+    from perclib._regions import pattern_normals
+
+    return count_regions(essential(pattern_normals(X, threshold))[0])
+
+
+def _cube_images(n, gen):
+    cube = boolean_cube(n)
+    G = gen.integers(-3, 4, size=(n, n + 1))
+    while np.linalg.matrix_rank(G) < n:
+        G = gen.integers(-3, 4, size=(n, n + 1))
+    yield "cube", cube, True
+    yield "permuted", cube[gen.permutation(len(cube))], True
+    yield "repeated rows", np.vstack([cube, cube[:3]]), True
+    yield "+-1 cube, no threshold", (2 * cube - 1)[gen.permutation(len(cube))], False
+    yield "affine image in other units", (cube @ G + gen.integers(-5, 6, n + 1)) * 0.1, True
+    yield "columns in other units", cube * (10.0 ** gen.integers(-200, 200, n)), True
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_cube_by_symmetry_equals_the_plain_count(n):
+    from perclib.counting import _count_with_work, _cube_dimension
+
+    gen = np.random.default_rng(n)
+    for name, X, threshold in _cube_images(n, gen):
+        expected_n = n - 1 if not threshold else n
+        assert _cube_dimension(X, threshold) == (expected_n if expected_n >= 2 else None), name
+        count, estimate, work = _count_with_work(X, threshold, None)
+        assert count == _plain_count(X, threshold), name
+        assert work <= estimate
+    # The known numbers (OEIS A000609), from the symmetric count alone.
+    assert count_dichotomies(boolean_cube(n), threshold=True) == [4, 14, 104, 1882, 94572][n - 1]
+
+
+def test_six_cube_by_symmetry():
+    from perclib.counting import _count_with_work, _cube_dimension
+
+    cube = boolean_cube(6)
+    assert _cube_dimension(cube, True) == 6
+    count, estimate, work = _count_with_work(cube, True, MAX_COUNT_WORK)
+    assert count == 15_028_134 and work <= estimate  # OEIS A000609(6)
+    assert count_dichotomies(2 * boolean_cube(7) - 1) == 15_028_134  # the same arrangement
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_sets_that_are_not_cubes_are_counted_the_plain_way(n):
+    from perclib.counting import _count_with_work, _cube_dimension
+
+    gen = np.random.default_rng(7)
+    cube = boolean_cube(n)
+    moved = cube.copy()
+    moved[-1, 0] = 2.0  # one vertex off the cube
+    missing = cube[1:]  # one vertex short
+    squashed = cube.copy()
+    squashed[:, 0] *= squashed[:, 1]  # 2**n points, not a parallelepiped
+    doubled = np.vstack([cube, cube + 3.0])  # 2**(n+1) points: two cubes
+    for X in (moved, missing, squashed, doubled, gen.integers(0, 3, size=(2**n, n)).astype(float)):
+        if len({tuple(r) for r in X.tolist()}) == 2**n:
+            assert _cube_dimension(X, True) is None or _plain_count(X, True) == _count_with_work(
+                X, True, None)[0]
+        if X is not doubled:
+            assert _cube_dimension(X, True) is None
+        assert _count_with_work(X, True, None)[0] == _plain_count(X, True)
+    # +-1 patterns without threshold: x and -x are one hyperplane, so half the cube is
+    # the whole arrangement; without one of its vertices (and the opposite) it is not.
+    pm = 2 * cube - 1
+    half = pm[: len(pm) // 2]
+    assert _cube_dimension(half, False) == n - 1
+    assert _cube_dimension(half[1:], False) is None
+    assert count_dichotomies(half[1:]) == _plain_count(half[1:], False)
+
+
+@pytest.mark.parametrize(("n", "q"), [(2, 5), (2, 7), (3, 5), (3, 11), (2, 67), (1, 71)])
+def test_points_off_the_cube_arrangement_by_brute_force(n, q):
+    """chi(q) by the symmetric sum against every point of F_q^(n+1), one by one."""
+    from perclib._cube import points_off_the_cube_arrangement
+
+    U = np.vstack([boolean_cube(n).astype(np.int64).T, np.ones(2**n, dtype=np.int64)])
+    grid = np.stack(np.meshgrid(*[np.arange(q)] * (n + 1), indexing="ij"), -1).reshape(-1, n + 1)
+    off = np.all((grid @ U) % q != 0, axis=1)
+    assert points_off_the_cube_arrangement(n, q)[0] == int(off.sum())
+
+
+def test_cube_primes_are_above_every_minor():
+    """The primes used exceed every minor of the 4-cube's normals, computed one by one."""
+    from perclib._cube import safe_primes
+
+    V = np.hstack([boolean_cube(4), np.ones((16, 1))]).astype(int)
+    largest = 0
+    for k in range(1, 6):
+        for rows in itertools.combinations(range(16), k):
+            for cols in itertools.combinations(range(5), k):
+                largest = max(largest, abs(round(np.linalg.det(V[np.ix_(rows, cols)]))))
+    assert largest == 3  # the 0/1 Hadamard bound for k = 5: 6**3 / 2**5 = 6.75
+    assert min(safe_primes(4, 3)) > largest
