@@ -131,8 +131,8 @@ def counting_table(seed: int, old_5cube: bool, repeats: int) -> bool:
 def cube7(seconds: float) -> None:
     """Try the 7-cube's 8,378,070,864 threshold functions in a subprocess with a time limit."""
     print(f"\n7-cube, threshold, by the cube's symmetry: {cube_work(7):,} steps "
-          f"(the 6-cube: {cube_work(6):,}), at primes above 64, where the sums of a weight "
-          "vector no longer fit one 64-bit word.")
+          f"(the 6-cube: {cube_work(6):,}), at primes from 79 to 103, where the subset sums "
+          "of a weight vector take two 64-bit words instead of one.")
     code = ("import time; from perclib import boolean_cube, count_dichotomies; "
             "t = time.process_time(); "
             "n = count_dichotomies(boolean_cube(7), threshold=True, max_work=None); "

@@ -173,8 +173,11 @@ def _subset_sum_sizes(entries: np.ndarray, q: int) -> np.ndarray:
     """``|S(w)|`` for each row ``w`` of ``entries`` (residues mod q).
 
     The set of sums is a bit mask of ``q`` bits, grown entry by entry by a rotation:
-    ``S | (S + a)``; one 64-bit word per row for ``q < 64``, boolean rows above.
+    ``S | (S + a)``; one 64-bit word per row for ``q < 64``, two for ``q < 128`` (the
+    7-cube's primes), boolean rows above.
     """
+    if 64 <= q < 128:
+        return _subset_sum_sizes_128(entries, q)
     if q < 64:
         full = np.uint64((1 << q) - 1)
         masks = np.ones(len(entries), dtype=np.uint64)
@@ -189,6 +192,44 @@ def _subset_sum_sizes(entries: np.ndarray, q: int) -> np.ndarray:
         index = (shifts[None, :] - entries[:, j : j + 1]) % q
         bits |= np.take_along_axis(bits, index, axis=1)
     return bits.sum(axis=1)
+
+
+def _shift_left(hi: np.ndarray, lo: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(hi, lo) << s`` for 128-bit words, ``0 <= s < 128`` per row (no shift by 64 or more)."""
+    small = s < 64
+    k = np.where(small, s, 0).astype(np.uint64)
+    back = np.where(k == 0, 1, 64 - k.astype(np.int64)).astype(np.uint64)
+    carry = np.where(k == 0, np.uint64(0), lo >> back)
+    big = np.where(small, 0, s - 64).astype(np.uint64)
+    new_hi = np.where(small, (hi << k) | carry, lo << big)
+    new_lo = np.where(small, lo << k, np.uint64(0))
+    return new_hi, new_lo
+
+
+def _shift_right(hi: np.ndarray, lo: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(hi, lo) >> s`` for 128-bit words, ``0 <= s < 128`` per row."""
+    small = s < 64
+    k = np.where(small, s, 0).astype(np.uint64)
+    back = np.where(k == 0, 1, 64 - k.astype(np.int64)).astype(np.uint64)
+    carry = np.where(k == 0, np.uint64(0), hi << back)
+    big = np.where(small, 0, s - 64).astype(np.uint64)
+    new_lo = np.where(small, (lo >> k) | carry, hi >> big)
+    new_hi = np.where(small, hi >> k, np.uint64(0))
+    return new_hi, new_lo
+
+
+def _subset_sum_sizes_128(entries: np.ndarray, q: int) -> np.ndarray:
+    """:func:`_subset_sum_sizes` with two 64-bit words per row, for ``64 <= q < 128``."""
+    full_hi = np.uint64((1 << (q - 64)) - 1)
+    hi = np.zeros(len(entries), dtype=np.uint64)
+    lo = np.ones(len(entries), dtype=np.uint64)
+    for j in range(entries.shape[1]):
+        a = entries[:, j] % q
+        up_hi, up_lo = _shift_left(hi, lo, a)
+        down_hi, down_lo = _shift_right(hi, lo, (q - a) % q)
+        hi |= (up_hi | down_hi) & full_hi
+        lo |= up_lo | down_lo
+    return (np.bitwise_count(hi) + np.bitwise_count(lo)).astype(np.int64)
 
 
 def points_off_the_cube_arrangement(n: int, q: int) -> tuple[int, int]:

@@ -890,3 +890,14 @@ def test_cube_primes_are_above_every_minor():
                 largest = max(largest, abs(round(np.linalg.det(V[np.ix_(rows, cols)]))))
     assert largest == 3  # the 0/1 Hadamard bound for k = 5: 6**3 / 2**5 = 6.75
     assert min(safe_primes(4, 3)) > largest
+
+
+@pytest.mark.parametrize("q", [5, 61, 67, 101, 127, 131])
+def test_subset_sum_sets_of_every_width(q):
+    """One word (q < 64), two words (q < 128) and boolean rows, against a plain set."""
+    from perclib._cube import _subset_sum_sizes
+
+    entries = np.random.default_rng(q).integers(0, q, size=(300, 7))
+    expected = [len({sum(c) % q for r in range(8) for c in itertools.combinations(row, r)})
+                for row in entries.tolist()]
+    assert _subset_sum_sizes(entries, q).tolist() == expected
