@@ -566,7 +566,7 @@ def count_dichotomies(
         exactly: an affine image of ``{0,1}^n`` with threshold, in any order and any
         units per column, or the +-1 cube without) are counted with the cube's
         symmetry instead (:mod:`perclib._cube`): 2.4 million steps for the 6-cube
-        (about 0.05 s), 890 million for the 7-cube (about a minute).
+        (about 0.05 s), 890 million for the 7-cube (about 35 s).
     max_count : int or None
         The old name of ``max_work``; deprecated (a DeprecationWarning), removed in
         the next release.
