@@ -9,16 +9,18 @@ The reference tests all 2**P labelings with one LP each. Times are medians over
 ``--repeats`` runs (the reference runs once: it is slow); CPU time is shown next
 to wall time because the wall clock suffers when the machine is shared.
 
-Part 2, counting (issue 41): ``count_dichotomies`` as it was (the point-by-point LP
-enumeration, counted) against the count of the regions of the hyperplane arrangement
-(deletion-restriction in exact integers, no listing), side by side on the issue's
-sizes: 20 random integer points in 3-D, the 4-cube and 5-cube with a threshold
-(1,882 and 94,572 threshold functions, OEIS A000609) and the 6-cube (15,028,134).
-Each answer is checked against Cover's formula or the OEIS value. The old method
-on the 5-cube takes minutes (``--old-5cube`` runs it); on the 6-cube it is not run
-(its answer would be fifteen million LP-checked rows). ``--cube7`` also tries the
-7-cube (8,378,070,864) in a subprocess with a time limit, and reports whether it
-finished.
+Part 2, counting (issues 41 and 52): ``count_dichotomies`` as it was before issue 41
+(the point-by-point LP enumeration, counted), deletion-restriction on the hyperplanes
+(issue 41, exact integers, no listing) and ``count_dichotomies`` now (issue 52:
+closed forms near P = N, Cover's count in general position, the cube counted with
+its symmetry by the finite field method, perclib._cube), side by side: 20 random
+integer points in 3-D, the 4-, 5- and 6-cube with a threshold (1,882, 94,572 and
+15,028,134 threshold functions, OEIS A000609), the 6-cube in shuffled order, the +-1
+7-cube through the origin (the 6-cube's arrangement) and 18 Gaussian points in 18-D.
+Each answer is checked against Cover's formula or the OEIS value. The LP method on
+the 5-cube takes minutes (``--old-5cube`` runs it); on the 6-cube it is not run (its
+answer would be fifteen million LP-checked rows). ``--cube7`` also tries the 7-cube
+(8,378,070,864) in a subprocess with a time limit, and reports whether it finished.
 
 Run: ``python benchmarks/bench_enumeration.py [--part all|enumeration|counting]
 [--P 14] [--N 3] [--seed 2026] [--old-5cube] [--cube7 SECONDS]``
@@ -35,6 +37,8 @@ import time
 import numpy as np
 
 from perclib import boolean_cube, count_dichotomies, cover_count, gaussian_patterns
+from perclib._cube import cube_work
+from perclib._regions import count_regions, essential, pattern_normals
 from perclib.counting import _enumerate_bruteforce, _enumerate_incremental, _unit_rows
 
 #: Threshold functions of n inputs (OEIS A000609), n = 0 .. 7.
@@ -58,54 +62,77 @@ def old_count(X: np.ndarray, threshold: bool) -> int:
     return 0 if U is None else int(_enumerate_incremental(U)[0].shape[0])
 
 
-def counting_cases(seed: int, old_5cube: bool) -> list[tuple[str, np.ndarray, bool, int | None, bool]]:
-    """(name, patterns, threshold, known answer or None, run the old method too)."""
+def plain_count(X: np.ndarray, threshold: bool) -> int:
+    """Deletion-restriction on the hyperplanes (issue 41), with no formula and no symmetry."""
+    normals = pattern_normals(X, threshold)
+    return 0 if normals is None else count_regions(essential(normals)[0])
+
+
+def counting_cases(seed: int, old_5cube: bool) -> list[tuple[str, np.ndarray, bool, int | None, bool, bool]]:
+    """(name, patterns, threshold, known answer or None, run the LP method, run the plain one)."""
     ints = np.random.default_rng(seed).integers(-10, 11, size=(20, 3)).astype(float)
     # Random integer points in -10..10 are often not in general position (a few
     # coplanar triples with the origin): the reference is the old method's count,
     # and Cover's count is shown as the upper bound it must not exceed.
+    gauss = gaussian_patterns(18, 18, rng=seed)
     return [
-        ("20 random integer points in 3-D", ints, False, None, True),
-        ("the same, with a threshold", ints, True, None, True),
-        ("4-cube, threshold", boolean_cube(4), True, A000609[4], True),
-        ("5-cube, threshold", boolean_cube(5), True, A000609[5], old_5cube),
-        ("6-cube, threshold", boolean_cube(6), True, A000609[6], False),
-        ("+-1 6-cube through the origin", 2 * boolean_cube(6) - 1, False, A000609[5], False),
+        ("20 random integer points in 3-D", ints, False, None, True, True),
+        ("the same, with a threshold", ints, True, None, True, True),
+        ("4-cube, threshold", boolean_cube(4), True, A000609[4], True, True),
+        ("5-cube, threshold", boolean_cube(5), True, A000609[5], old_5cube, True),
+        ("6-cube, threshold", boolean_cube(6), True, A000609[6], False, True),
+        ("6-cube, rows shuffled", boolean_cube(6)[np.random.default_rng(seed).permutation(64)],
+         True, A000609[6], False, True),
+        ("+-1 7-cube through the origin", 2 * boolean_cube(7) - 1, False, A000609[6], False, True),
+        ("18 Gaussian points in 18-D", gauss, False, 2**18, False, False),
     ]
 
 
 def counting_table(seed: int, old_5cube: bool, repeats: int) -> bool:
-    print("Counting separable labelings: LP enumeration (old count_dichotomies) against "
-          "the regions of the arrangement (new)\n")
-    header = (f"{'problem':<32} {'known':>13} {'old count':>11} {'old CPU s':>10} "
-              f"{'new count':>11} {'new CPU s':>10} {'new wall s':>10} {'speed-up':>9}")
+    print("Counting separable labelings: LP enumeration (before issue 41), deletion-restriction "
+          "on the hyperplanes (issue 41) and count_dichotomies now (issue 52: closed forms, "
+          "general position, the cube's symmetry)\n")
+    header = (f"{'problem':<31} {'known':>13} {'LP count':>11} {'LP CPU s':>9} "
+              f"{'d-r count':>11} {'d-r CPU s':>9} {'now count':>11} {'now CPU s':>9} "
+              f"{'now wall s':>10} {'d-r/now':>8}")
     print(header)
     print("-" * len(header))
     all_ok = True
-    for name, X, threshold, known, run_old in counting_cases(seed, old_5cube):
+    for name, X, threshold, known, run_old, run_plain in counting_cases(seed, old_5cube):
         wall, cpu, new = measure(
             lambda X=X, t=threshold: count_dichotomies(X, threshold=t, max_work=None), repeats
         )
         bound = cover_count(len(X), X.shape[1] + threshold)
         ok = new == known if known is not None else new <= bound
         known_text = f"{known:,}" if known is not None else f"<= {bound:,}"
-        old_text, old_cpu_text, speed = "not run", "", ""
+        old_text, old_cpu_text = "not run", ""
         if run_old:
             _, old_cpu, old = measure(lambda X=X, t=threshold: old_count(X, t), 1)
             ok &= old == new
             old_text, old_cpu_text = f"{old:,}", f"{old_cpu:.3f}"
-            speed = f"{old_cpu / cpu:.0f}x"
+        plain_text, plain_cpu_text, speed = "not run", "", ""
+        if run_plain:
+            _, plain_cpu, plain = measure(lambda X=X, t=threshold: plain_count(X, t), 1)
+            ok &= plain == new
+            plain_text, plain_cpu_text = f"{plain:,}", f"{plain_cpu:.3f}"
+            speed = f"{plain_cpu / max(cpu, 1e-6):.1f}x"
         all_ok &= ok
-        print(f"{name:<32} {known_text:>13} {old_text:>11} {old_cpu_text:>10} {new:>11,} "
-              f"{cpu:>10.3f} {wall:>10.3f} {speed:>9}{'' if ok else '  MISMATCH'}")
-    print("(known: OEIS A000609 for the cubes, Cover's bound for the random points; old and "
-          "new must agree. New: median of the repeats; old: one run. CPU seconds are the "
-          "fair figure on a shared machine.)")
+        print(f"{name:<31} {known_text:>13} {old_text:>11} {old_cpu_text:>9} {plain_text:>11} "
+              f"{plain_cpu_text:>9} {new:>11,} {cpu:>9.3f} {wall:>10.3f} {speed:>8}"
+              f"{'' if ok else '  MISMATCH'}")
+    print("(known: OEIS A000609 for the cubes, Cover's count for the Gaussian points, Cover's "
+          "bound for the random integers; every method run must agree. d-r: deletion-restriction "
+          "alone, which on the 18 x 18 Gaussian points visits 2**17 flats (76 s in issue 52), "
+          "so it is not run. Now: median of the repeats; the others: one run. CPU seconds are "
+          "the fair figure on a shared machine.)")
     return all_ok
 
 
 def cube7(seconds: float) -> None:
     """Try the 7-cube's 8,378,070,864 threshold functions in a subprocess with a time limit."""
+    print(f"\n7-cube, threshold, by the cube's symmetry: {cube_work(7):,} steps "
+          f"(the 6-cube: {cube_work(6):,}), at primes from 79 to 103, where the subset sums "
+          "of a weight vector take two 64-bit words instead of one.")
     code = ("import time; from perclib import boolean_cube, count_dichotomies; "
             "t = time.process_time(); "
             "n = count_dichotomies(boolean_cube(7), threshold=True, max_work=None); "
@@ -114,11 +141,11 @@ def cube7(seconds: float) -> None:
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              timeout=seconds, check=True).stdout.split()
     except subprocess.TimeoutExpired:
-        print(f"\n7-cube, threshold: not finished within {seconds:.0f} s (stopped).")
+        print(f"7-cube, threshold: not finished within {seconds:.0f} s (stopped).")
         return
     count, cpu = int(out[0]), float(out[1])
     verdict = "= OEIS A000609(7)" if count == A000609[7] else "MISMATCH with A000609(7)"
-    print(f"\n7-cube, threshold: {count:,} in {cpu:.0f} CPU s ({verdict})")
+    print(f"7-cube, threshold: {count:,} in {cpu:.0f} CPU s ({verdict})")
 
 
 def main() -> None:

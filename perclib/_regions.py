@@ -37,9 +37,10 @@ integers, in any units) are read as those integers (:func:`common_scale_integers
 so that a change of units, which rounds every entry, changes no count; other data
 are read as their exact binary values.
 
-The work is bounded by ``binom(m, r - 1)`` line comparisons for ``m`` distinct
-normals of rank ``r`` (no memo hit at all: points in general position), about a
-microsecond each for small integers.
+The work is bounded by :func:`region_work` steps (no memo hit at all), about a
+microsecond each for small integers: ``binom(m, r - 1)`` or so for ``m`` normals of
+rank ``r`` well above ``r``, but ``2**(m - 1)`` when ``m`` is close to ``r``, where
+:func:`closed_form_regions` answers instead for ``m <= r + 1``.
 """
 
 from __future__ import annotations
@@ -163,11 +164,48 @@ def pattern_normals(X: NDArray[np.float64], threshold: bool) -> list[Normal] | N
     >>> pattern_normals(np.array([[0.3, -0.1], [0.02, 0.0]]), True)   # 1/15 (15, -5, 1)
     [(15, -5, 1), (1, 0, 1)]
     """
-    M = common_scale_integers(X)
+    M = integer_points(X, threshold)
     if M is None:
         return integer_normals(np.hstack([X, np.ones((X.shape[0], 1))]) if threshold else X)
     normals = [_primitive(row + [1] if threshold else row) for row in M]
     return None if any(v is None for v in normals) else normals  # type: ignore[return-value]
+
+
+def integer_points(X: NDArray[np.float64], threshold: bool) -> list[list[int]] | None:
+    """The patterns as small integers in some units, if they are (see :func:`pattern_normals`).
+
+    Examples
+    --------
+    >>> integer_points(np.array([[0.5, 1e-300], [1.5, 0.0]]), True)
+    [[1, 1], [3, 0]]
+    """
+    M = common_scale_integers(X)
+    return M if M is not None else _scale_per_line(X, threshold)
+
+
+def _scale_per_line(X: NDArray[np.float64], threshold: bool) -> list[list[int]] | None:
+    """:func:`common_scale_integers` column by column (and row by row without threshold).
+
+    A change of units of one feature (a column times 1e-300) changes no separable
+    labelling, since ``w_j`` absorbs it; without threshold, neither does the length
+    of a pattern (a row). So data that are small integers in other units, column by
+    column or row by row, are read as those integers, as a common scale is. None if
+    some column (row) has no such reading.
+
+    Examples
+    --------
+    >>> _scale_per_line(np.array([[3e200, 2e-200], [-1e200, 1e-200]]), True)
+    [[3, 2], [-1, 1]]
+    """
+    columns = [common_scale_integers(X[:, [j]]) for j in range(X.shape[1])]
+    if all(c is not None for c in columns):
+        return [[c[i][0] for c in columns] for i in range(X.shape[0])]  # type: ignore[index]
+    if threshold:
+        return None
+    rows = [common_scale_integers(X[[i]]) for i in range(X.shape[0])]
+    if all(r is not None for r in rows):
+        return [r[0] for r in rows]  # type: ignore[index]
+    return None
 
 
 def essential(normals: list[Normal]) -> tuple[tuple[Normal, ...], int]:
@@ -208,21 +246,89 @@ def _reduced(v: list[int]) -> list[int]:
     return [a // g for a in v] if g > 1 else v
 
 
-def region_work(m: int, rank: int) -> int:
-    """Upper bound on the line comparisons of :func:`count_regions` (no memo hit).
+def region_work(m: int, rank: int, cap: int | None = None) -> int:
+    """Upper bound on the work steps of :func:`count_regions` (see :class:`_Counter`).
 
-    ``m`` normals of rank ``r`` unroll into ``binom(i, r - 2)`` planar arrangements of
-    ``i`` normals, ``i < m``, each comparing its normals in pairs: ``binom(m, r - 1)``
-    in all, by the hockey-stick identity.
+    A step is one call, one normal restricted, or one pair of planes compared in a
+    three-dimensional closed form. Without memo hits the recursion on ``m`` normals
+    in ``d`` coordinates costs
+
+        S(m, d) = 1                                        (m <= 1 or d <= 2)
+        S(m, 3) = 1 + binom(m, 2)
+        S(m, d) = 1 + sum_{i=1}^{m-1} (i + S(i, d - 1))    (d >= 4),
+
+    since restricting the first ``i`` normals to the next one yields at most ``i``
+    normals (some merge, some vanish) in ``d - 1`` coordinates, and ``S`` grows with
+    ``m``. Memo hits only make it cheaper, so ``S`` bounds the work on any set. It is
+    about ``binom(m, d - 1)`` when ``m`` is much larger than ``d``, but ``2**(m - 1)``
+    when ``m`` is close to ``d``: every subset of the normals is then a different flat
+    (:func:`closed_form_regions` answers those sets without the recursion).
+    Computation stops as soon as the bound exceeds ``cap`` (then some value above it
+    is returned).
 
     Examples
     --------
-    >>> region_work(32, 6)   # the 5-cube with a threshold: binom(32, 5)
-    201376
+    >>> region_work(32, 6)   # the 5-cube with a threshold
+    247784
+    >>> region_work(18, 18) >= 2**17   # 18 normals in general position in R^18
+    True
     """
-    if rank <= 2:
-        return m
-    return math.comb(m, rank - 1)
+    if m <= 1 or rank <= 2:
+        return 1
+    level = [1, 1] + [1 + i * (i - 1) // 2 for i in range(2, m + 1)]  # S(i, 3)
+    for _ in range(4, rank + 1):
+        nxt, total = [1, 1], 0
+        for i in range(2, m + 1):
+            total += (i - 1) + level[i - 1]
+            nxt.append(1 + total)
+        level = nxt
+        if cap is not None and level[m] > cap:
+            break
+    return level[m]
+
+
+def closed_form_regions(normals: tuple[Normal, ...], rank: int) -> tuple[int, int] | None:
+    """Regions of ``m`` distinct normals of rank ``m`` or ``m - 1``, exactly, and the work.
+
+    Independent normals (rank ``m``) cut space into all ``2**m`` orthants. With rank
+    ``m - 1`` there is one linear dependence ``sum a_i v_i = 0``, on a circuit of ``c``
+    normals; by Gordan's theorem a sign vector ``s`` is a region exactly when no
+    non-negative combination of the ``s_i v_i`` vanishes, so it fails exactly when
+    ``s_i a_i`` has one sign on the circuit: ``2 * 2**(m - c)`` sign vectors, and
+    ``2**m - 2**(m - c + 1)`` regions (``2**m - 2``, Cover's count, in general
+    position). The circuit is read off one fraction-free elimination of the normals
+    beside an identity matrix, which also bounds the work (``m * (m + rank)`` row
+    operations). None for other ranks.
+
+    Examples
+    --------
+    >>> closed_form_regions(((1, 0), (0, 1), (1, 1)), 2)[0]   # three lines: 2**3 - 2
+    6
+    >>> closed_form_regions(((1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 0, 1)), 3)[0]   # c = 3
+    12
+    """
+    m = len(normals)
+    if rank == m:
+        return 1 << m, m  # the rank is known: no elimination
+    if rank != m - 1:
+        return None
+    # Rows (v_i | e_i): eliminating the v-part leaves one row whose v-part is zero;
+    # its e-part is the dependence (the left null vector), whose support is the circuit.
+    rows = [list(v) + [int(i == k) for k in range(m)] for i, v in enumerate(normals)]
+    width = len(normals[0]) if normals else 0
+    work = 0
+    for j in range(width):
+        pivot = next((r for r in rows if r[j]), None)
+        if pivot is None:
+            continue
+        rows = [
+            _reduced([pivot[j] * a - r[j] * b for a, b in zip(r, pivot, strict=True)])
+            for r in rows if r is not pivot
+        ]
+        work += len(rows)
+    dependence = next(r for r in rows if not any(r[:width]))
+    circuit = sum(1 for a in dependence[width:] if a)
+    return (1 << m) - (1 << (m - circuit + 1)), work + m
 
 
 def _restrict(normals: tuple[Normal, ...], h: Normal) -> tuple[Normal, ...]:
@@ -258,11 +364,10 @@ def _regions_in_space(normals: tuple[Normal, ...]) -> int:
     Plane ``k`` meets each plane before it in a line; the number of distinct such
     lines adds up the ``t_L - 1`` terms (each line counted once for every plane of
     it after its first). A line is known by the direction of its 2-D restriction
-    ``(p, q)`` to plane ``k``, and a direction by the ratio ``q / p``: Python divides
-    integers of any size with one correct rounding, so equal ratios give equal
-    floats; unequal ratios that round together (possible only for integers beyond
-    ``2**25``, from normals with entries beyond ``2**12``) are told apart exactly by
-    cross-multiplication.
+    ``(p, q)`` to plane ``k``: for small normals (entries below ``2**12``) by the ratio
+    ``q / p``, which Python rounds once, so that equal ratios give equal floats and
+    unequal ones differ; for larger ones by ``(p, q)`` divided by their gcd. Either
+    way plane ``k`` costs ``k`` keys: ``binom(m, 2)`` in all.
     """
     small = max(max(abs(a) for a in v) for v in normals) < _SMALL
     extra = 0
@@ -280,33 +385,32 @@ def _regions_in_space(normals: tuple[Normal, ...]) -> int:
                 keys.add((hj * v[b] - vj * hb) / p if p else inf)
             extra += len(keys)
             continue
-        groups: dict[float, list[tuple[int, int]]] = {}
+        exact = set()
         for v in normals[:k]:
             vj = v[j]
             p, q = hj * v[a] - vj * ha, hj * v[b] - vj * hb
-            groups.setdefault(q / p if p else inf, []).append((p, q))
-        for members in groups.values():
-            extra += _distinct_directions(members) if len(members) > 1 else 1
+            g = gcd(p, q)
+            if p < 0 or (p == 0 and q < 0):
+                g = -g
+            exact.add((p // g, q // g))
+        extra += len(exact)
     return 2 * (1 + extra)
 
 
-def _distinct_directions(vectors: list[tuple[int, int]]) -> int:
-    """How many distinct lines through the origin the non-zero 2-D vectors span."""
-    kept: list[tuple[int, int]] = []
-    for p, q in vectors:
-        if all(p * s != q * r for r, s in kept):
-            kept.append((p, q))
-    return len(kept)
-
-
 class _Counter:
-    """Deletion-restriction with a memo on canonical normal sets (see module notes)."""
+    """Deletion-restriction with a memo on canonical normal sets (see module notes).
+
+    ``work`` counts the steps that :func:`region_work` bounds: calls, restricted
+    normals and compared pairs.
+    """
 
     def __init__(self) -> None:
         self.memo: dict[tuple[Normal, ...], int] = {}
         self.stored = 0  # normals held by the memo
+        self.work = 0
 
     def regions(self, normals: tuple[Normal, ...]) -> int:
+        self.work += 1
         m = len(normals)
         if m <= 1:
             return m + 1
@@ -317,10 +421,12 @@ class _Counter:
         if known is not None:
             return known
         if d == 3:
+            self.work += m * (m - 1) // 2
             total = _regions_in_space(normals)
         else:
             total = 2
             for i in range(1, m):
+                self.work += i
                 total += self.regions(_restrict(normals[:i], normals[i]))
         if self.stored < MEMO_NORMALS:
             self.memo[normals] = total
@@ -338,4 +444,17 @@ def count_regions(normals: tuple[Normal, ...]) -> int:
     >>> count_regions(((1, 0, 0), (0, 1, 0), (0, 0, 1)))   # the octants
     8
     """
-    return _Counter().regions(tuple(sorted(normals)))
+    return count_regions_with_work(normals)[0]
+
+
+def count_regions_with_work(normals: tuple[Normal, ...]) -> tuple[int, int]:
+    """:func:`count_regions` and the steps it took (at most :func:`region_work`).
+
+    Examples
+    --------
+    >>> count_regions_with_work(((1, 0, 0), (0, 1, 0), (0, 0, 1)))
+    (8, 4)
+    """
+    counter = _Counter()
+    total = counter.regions(tuple(sorted(normals)))
+    return total, counter.work

@@ -42,7 +42,6 @@ from perclib._validation import (
     exponent,
     norm,
     refuse_work,
-    row_norms,
     unit_rows,
 )
 from perclib.counting import (
@@ -51,6 +50,7 @@ from perclib.counting import (
     _as_max_count,
     _homogeneous,
     _refuse_huge,
+    _unit_rows,
 )
 from perclib.data import gaussian_patterns, random_labels
 
@@ -317,12 +317,12 @@ def arrangement_dichotomies(
     X = as_patterns(X)
     threshold = as_flag(threshold, "threshold")
     max_count = _as_max_count(max_count)
-    H = _homogeneous(X, threshold)
-    # Scale rows to unit length: signs do not change, tolerances become relative.
-    norms = row_norms(H)
-    if np.any(norms == 0):
+    # Rows of unit length after exact power-of-two scaling of rows and columns: signs
+    # do not change, tolerances become relative, and no scale overflows (patterns
+    # near 1.8e308 once became zero rows here) or hides a column.
+    H = _unit_rows(X, threshold)
+    if H is None:  # a pattern at the origin lies on every hyperplane
         return np.empty((0, X.shape[0]), dtype=np.int64)
-    H = H / norms[:, None]
     _refuse_huge(H, max_count)
     cells = _cells(H, tuple(range(H.shape[0])), {})
     return np.array(sorted(cells), dtype=np.int64).reshape(-1, X.shape[0])

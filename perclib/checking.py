@@ -58,7 +58,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "averaged_perceptron", "kernel_perceptron", "margin_perceptron", "minover", "adatron",
         "geometry._max_min_lp", "geometry._separability_lp", "geometry._solve_max_margin",
         "train.perceptron._perceptron_run", "train.perceptron._run_epochs",
-        "train.perceptron._one_epoch",
+        "train.perceptron._one_epoch", "train._pyloop.epoch", "train._pyloop.scalar_epoch",
     ),
     # The perceptron and every trainer that runs its loop (or the dual form of it).
     "perceptron": (
@@ -66,6 +66,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "margin_perceptron", "minover", "adatron",
         "train.perceptron._perceptron_run", "train.perceptron._run_epochs",
         "train.perceptron._one_epoch", "train._timing.timed_perceptron",
+        "train._pyloop.epoch", "train._pyloop.scalar_epoch",
     ),
     # Maximum-margin solvers.
     "max_margin": (
@@ -81,6 +82,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "counting.separable_dichotomies_bruteforce", "counting._enumerate_incremental",
         "counting._enumerate_bruteforce", "counting._half_cover",
         "_regions.count_regions", "_regions._regions_in_space", "_regions._restrict",
+        "_regions.count_regions_with_work", "_regions.closed_form_regions",
+        "_cube.cube_threshold_functions", "_cube.points_off_the_cube_arrangement",
     ),
     # Margins of patterns, of a separator and of a data set.
     "margins": (

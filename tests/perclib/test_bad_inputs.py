@@ -270,7 +270,8 @@ CASES: dict[str, tuple[Callable[..., Any], dict[str, Any], dict[str, list[tuple[
     ),
     "count_dichotomies": (
         perclib.count_dichotomies, {"X": X},
-        {"X": PATTERNS, "threshold": FLAG, "max_work": LIMIT},
+        # max_count: the deprecated old name of max_work (issue 52), still checked
+        {"X": PATTERNS, "threshold": FLAG, "max_work": LIMIT, "max_count": LIMIT},
     ),
     "separable_dichotomies": (
         perclib.separable_dichotomies, {"X": X},
@@ -627,3 +628,43 @@ def test_stored_or_computed_names_an_unknown_curve() -> None:
 
     with pytest.raises(ValueError, match=r"\bname\b.*max_margin"):
         statmech_tables.stored_or_computed(np.array([1.0]), "nonsense")
+
+
+# --- counting at the edge of float64 (issue 52): the answer of scale 1, or an error naming X -----
+
+
+def _counting_calls() -> dict[str, Callable[[Any, bool], Any]]:
+    from perclib.counting import separable_dichotomies_bruteforce
+
+    return {
+        "count_dichotomies": lambda Z, t: perclib.count_dichotomies(Z, threshold=t),
+        "separable_dichotomies": lambda Z, t: perclib.separable_dichotomies(Z, threshold=t).tolist(),
+        "separable_dichotomies_bruteforce":
+            lambda Z, t: separable_dichotomies_bruteforce(Z, threshold=t).tolist(),
+        "arrangement_dichotomies":
+            lambda Z, t: perclib.arrangement_dichotomies(Z, threshold=t).tolist(),
+        "extension_split": lambda Z, t: perclib.extension_split(Z[:-1], Z[-1], threshold=t).new_total,
+        "dependent_subsets": lambda Z, t: perclib.dependent_subsets(Z, 3, threshold=t),
+    }
+
+
+FOUR = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, -1.0]])
+
+
+@pytest.mark.parametrize("fname", list(_counting_calls()))
+@pytest.mark.parametrize("scale", [8.9e307, 1.7e308 / 2, 2.0**1023 / 2, 1e-310, 5e-324 * 2**20])
+@pytest.mark.parametrize("threshold", [False, True])
+def test_counting_near_the_float_limits_is_right_or_names_x(fname, scale, threshold) -> None:
+    """Four points times 8.9e307 once gave no labelling at all, or "N must be >= 1, got 0"."""
+    call = _counting_calls()[fname]
+    expected = call(FOUR, threshold)
+    outcome, message = _in_child(lambda: _assert(call(FOUR * scale, threshold) == expected))
+    if outcome != "returned":
+        assert outcome in ("ValueError", "TypeError"), f"{outcome}: {message}"
+        assert re.search(r"(?<![\w.])X(?!\w)", message), f"the message does not name X: {message}"
+        assert "N must be" not in message
+
+
+def _assert(ok: bool) -> None:
+    if not ok:
+        raise AssertionError("a different answer than at scale 1")

@@ -398,31 +398,54 @@ def test_enumeration_refuses_astronomical_sets_up_front(P, N, threshold):
     assert "max_count" in str(err.value)
 
 
+@cache
+def steps_bound(m: int, d: int) -> int:
+    """Deletion-restriction steps without memo, written out independently of perclib."""
+    if m <= 1 or d <= 2:
+        return 1
+    if d == 3:
+        return 1 + math.comb(m, 2)
+    return 1 + sum(i + steps_bound(i, d - 1) for i in range(1, m))
+
+
 @pytest.mark.parametrize(
     ("P", "N", "threshold"), [(200, 10, False), (70, 7, True), (120, 6, False)]
 )
 def test_count_refuses_exploding_work_up_front(P, N, threshold):
     X = np.random.default_rng(1).standard_normal((P, N))
     rank = N + 1 if threshold else N
-    bound = math.comb(P, rank - 1)  # line comparisons with no repeated sub-arrangement
-    assert bound > MAX_COUNT_WORK
+    assert math.comb(P, rank) > 2_000_000  # too many subsets to test general position
+    assert steps_bound(P, rank) > MAX_COUNT_WORK
     started = time.perf_counter()
     with pytest.raises(ValueError, match="max_work") as err:
         count_dichotomies(X, threshold=threshold)
     assert time.perf_counter() - started < 5.0  # refused before the count, not after
-    assert f"{bound:,}" in str(err.value), "the message states the estimated work"
-    assert f"binom({P}, {rank - 1})" in str(err.value)
+    assert f"{P} distinct hyperplanes of rank {rank}" in str(err.value)
+    assert "general position" in str(err.value), "the message says why no formula applies"
+
+
+def test_region_work_is_the_written_out_bound():
+    from perclib._regions import region_work
+
+    for m in range(0, 30):
+        for d in range(1, 9):
+            assert region_work(m, d) == steps_bound(m, d), (m, d)
+    # With a cap it stops early, at a value already above the cap.
+    assert MAX_COUNT_WORK < region_work(200, 10, MAX_COUNT_WORK) <= steps_bound(200, 10)
 
 
 def test_count_limit_counts_distinct_hyperplanes_and_rank():
     # 30 points on a line through the origin in R^10: one hyperplane, 2 labelings.
     line = np.outer(np.arange(1.0, 31.0), np.ones(10))
     assert count_dichotomies(line, max_work=1) == 2
-    # 256 patterns that are 4 directions repeated at many scales and signs, in R^3.
+    # 256 patterns that are 4 directions repeated at many scales and signs, in R^3:
+    # 4 hyperplanes of rank 3, one circuit: a closed form of 4 * (4 + 3) steps.
     base = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
     scales = np.repeat([1.0, -2.0, 0.5, -3.0] * 16, 4)[:, None]
     many = np.tile(base, (64, 1)) * scales
-    assert count_dichotomies(many, max_work=10) == cover_count(4, 3)
+    assert count_dichotomies(many, max_work=28) == cover_count(4, 3)
+    with pytest.raises(ValueError, match="max_work=27"):
+        count_dichotomies(many, max_work=27)
 
 
 def test_enumeration_limit_counts_the_rank_not_the_dimension():
@@ -442,10 +465,13 @@ def test_limits_can_be_raised_or_lifted():
         separable_dichotomies(X, max_count=2.5)
     with pytest.raises(ValueError, match="max_count"):
         separable_dichotomies(X, max_count=0)
-    # The count's own limit is on its work: binom(12, 2) = 66 line comparisons.
-    with pytest.raises(ValueError, match="max_work=65"):
-        count_dichotomies(X, max_work=65)
-    assert count_dichotomies(X, max_work=66) == count_dichotomies(X, max_work=None) == expected
+    # The count's own limit is on its work. Testing general position takes
+    # binom(12, 3) = 220 subsets; below that, deletion-restriction needs at most
+    # 1 + binom(12, 2) = 67 steps (twelve planes through the origin of R^3).
+    with pytest.raises(ValueError, match="max_work=66"):
+        count_dichotomies(X, max_work=66)
+    assert count_dichotomies(X, max_work=67) == count_dichotomies(X, max_work=220) == expected
+    assert count_dichotomies(X, max_work=None) == expected
     with pytest.raises(TypeError, match="max_work"):
         count_dichotomies(X, max_work=2.5)
     with pytest.raises(ValueError, match="max_work"):
@@ -607,3 +633,282 @@ def test_lesson4_figures_and_their_input_checks() -> None:
         draw_capacity_curves((1, 2, 3, 4, 5))
     with pytest.raises(ValueError, match="max_load"):
         draw_capacity_curves((3,), max_load=0)
+
+
+# ---------------------------------------------------------------------------
+# Issue 52: an honest work estimate, closed forms near P = N, the old max_count
+# ---------------------------------------------------------------------------
+
+
+def _work_cases():
+    gen = np.random.default_rng(52)
+    cases = []
+    for P, N in [(6, 3), (9, 4), (12, 5), (8, 6), (7, 7), (9, 8), (11, 8)]:
+        cases.append((f"gaussian {P}x{N}", gen.standard_normal((P, N))))
+    for P, N in [(9, 3), (10, 4), (12, 5), (9, 7)]:  # small integers: many dependences
+        cases.append((f"integers {P}x{N}", gen.integers(-2, 3, size=(P, N)).astype(float)))
+    # near P = N but degenerate: a repeated direction and three points of a 2-D plane
+    base = gen.integers(-9, 10, size=(9, 9)).astype(float)  # exact dependences
+    base[3] = -2 * base[1]
+    base[5] = base[6] + base[7]
+    cases.append(("degenerate 9x9", base))
+    for n in range(2, 6):
+        cube = boolean_cube(n)
+        cases.append((f"{n}-cube", cube))
+        cases.append((f"permuted {n}-cube", cube[gen.permutation(len(cube))]))
+        cases.append((f"+-1 {n}-cube", 2 * cube - 1))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "X"), _work_cases(), ids=[c[0] for c in _work_cases()])
+@pytest.mark.parametrize("threshold", [False, True])
+def test_work_estimate_bounds_the_measured_work(name, X, threshold):
+    from perclib._regions import count_regions_with_work, pattern_normals, region_work
+    from perclib.counting import _count_with_work
+
+    count, estimate, work = _count_with_work(X, threshold, None)
+    assert 0 <= work <= estimate, (work, estimate)
+    assert count == count_dichotomies(X, threshold=threshold, max_work=None)
+    if len(X) <= 9:  # the labellings themselves, by linear programs
+        assert count == len(separable_dichotomies(X, threshold=threshold, max_count=None))
+    # Deletion-restriction itself, also where a formula answers first: its bound holds.
+    normals = pattern_normals(X, threshold)
+    if normals is None:  # a pattern at the origin: no labelling
+        assert count == 0
+        return
+    distinct, rank = essential(normals)
+    regions, steps = count_regions_with_work(distinct)
+    assert regions == count
+    assert steps <= region_work(len(distinct), rank)
+    # A smaller max_work either finds a cheaper plan within it, or refuses up front.
+    try:
+        count2, estimate2, work2 = _count_with_work(X, threshold, estimate // 2)
+    except ValueError as err:
+        assert "max_work" in str(err)
+    else:
+        assert count2 == count and work2 <= estimate2 <= estimate // 2
+
+
+def test_closed_forms_equal_deletion_restriction():
+    from perclib._regions import closed_form_regions
+
+    gen = np.random.default_rng(5)
+    checked = 0
+    for _ in range(300):
+        m, d = int(gen.integers(2, 8)), int(gen.integers(2, 8))
+        V = gen.integers(-2, 3, size=(m, d)).astype(float)
+        normals = integer_normals(V)
+        if normals is None:
+            continue
+        distinct, rank = essential(normals)
+        closed = closed_form_regions(distinct, rank)
+        if len(distinct) > rank + 1:
+            assert closed is None
+            continue
+        assert closed is not None
+        assert closed[0] == count_regions(distinct), (V.tolist(), closed)
+        checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize(("P", "N"), [(18, 18), (40, 40), (41, 40), (24, 20), (30, 29)])
+def test_near_square_gaussian_sets_are_counted_at_once(P, N):
+    """18 x 18 took 76 s and 40 x 40 never finished: 2**(P - 1) flats, one by one."""
+    from perclib.counting import _count_with_work
+
+    X = np.random.default_rng(P * N).standard_normal((P, N))
+    started = time.process_time()
+    count, estimate, work = _count_with_work(X, False, MAX_COUNT_WORK)
+    assert count == cover_count(P, N) == cover_recursion(P, N)
+    assert work <= estimate <= 2 * 10**6  # at most the test of general position
+    assert time.process_time() - started < 10  # a guard against the old hang, not a timing claim
+
+
+def test_near_square_degenerate_set_is_refused_up_front():
+    # 40 points in R^36 with one point the sum of two others: not in general
+    # position, so no formula; deletion-restriction would visit about 2**39 flats.
+    X = np.random.default_rng(3).integers(-5, 6, size=(40, 36)).astype(float)
+    X[0] = X[1] + X[2]  # exactly: small integers
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="general position.*max_work"):
+        count_dichotomies(X)
+    assert time.perf_counter() - started < 10
+
+
+def test_max_count_is_the_deprecated_name_of_max_work():
+    X = boolean_cube(3)
+    with pytest.warns(DeprecationWarning, match="max_work"):
+        assert count_dichotomies(X, threshold=True, max_count=10**6) == 104
+    with pytest.warns(DeprecationWarning, match="max_work"):
+        assert count_dichotomies(X, threshold=True, max_count=None) == 104
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="max_work=1"):
+        count_dichotomies(X, threshold=True, max_count=1)  # the same limit, on the work
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="max_count"):
+        count_dichotomies(X, max_count=0)
+    with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="max_count.*max_work"):
+        count_dichotomies(X, max_work=10, max_count=10)
+
+
+# The failing input of issue 52 and its neighbours: four points, scaled.
+FOUR = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, -1.0]])
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-12, 1.0, 1e12, 1e200, 1e300, 8.9e307,
+                                   2.0**1020, 5e-324 * 2**40])
+@pytest.mark.parametrize("threshold", [False, True])
+def test_enumerations_at_extreme_scales_give_the_labellings_of_scale_one(scale, threshold):
+    from perclib import arrangement_dichotomies
+
+    expected = separable_dichotomies_bruteforce(FOUR, threshold=threshold).tolist()
+    assert len(expected) == (12 if threshold else 8)  # by hand: C(4, 3) and 4 + 4 lines
+    Y = FOUR * scale
+    assert separable_dichotomies_bruteforce(Y, threshold=threshold).tolist() == expected
+    assert separable_dichotomies(Y, threshold=threshold).tolist() == expected
+    assert arrangement_dichotomies(Y, threshold=threshold).tolist() == expected
+    assert count_dichotomies(Y, threshold=threshold) == len(expected)
+
+
+@pytest.mark.parametrize("columns", [(1e300, 1e-300), (1e-300, 1e300), (8.9e307, 1e-12),
+                                     (1.0, 5e-324 * 2**30)])
+@pytest.mark.parametrize("rows", [(1.0, 1.0, 1.0, 1.0, 1.0), (1e5, 1e-5, 1.0, 1e8, 1e-8)])
+def test_a_change_of_units_per_feature_or_per_pattern_changes_no_labelling(columns, rows):
+    """Column scales never change a labelling; row scales do not without threshold."""
+    from perclib import arrangement_dichotomies
+
+    X = np.array([[3.0, 2.0], [2.0, 0.0], [2.0, -1.0], [0.0, 2.0], [-3.0, -1.0]])
+    for threshold in (False, True):
+        if threshold and max(rows) > 1:
+            continue  # with a threshold a pattern's length matters
+        expected = separable_dichotomies_bruteforce(X, threshold=threshold).tolist()
+        with np.errstate(over="ignore"):
+            Y = X * np.array(columns)[None, :] * np.array(rows)[:, None]
+        if not np.all(np.isfinite(Y)) or np.any(np.all(Y == 0, axis=1) != np.all(X == 0, axis=1)):
+            continue
+        for f in (separable_dichotomies_bruteforce, separable_dichotomies, arrangement_dichotomies):
+            assert f(Y, threshold=threshold).tolist() == expected, (f.__name__, threshold)
+        assert count_dichotomies(Y, threshold=threshold) == len(expected)
+
+
+# ---------------------------------------------------------------------------
+# Issue 52: the cube counted with its symmetry (perclib._cube)
+# ---------------------------------------------------------------------------
+
+
+def _plain_count(X, threshold):
+    """Deletion-restriction on the hyperplanes, with no formula and no symmetry."""
+    from perclib._regions import pattern_normals
+
+    return count_regions(essential(pattern_normals(X, threshold))[0])
+
+
+def _cube_images(n, gen):
+    cube = boolean_cube(n)
+    G = gen.integers(-3, 4, size=(n, n + 1))
+    while np.linalg.matrix_rank(G) < n:
+        G = gen.integers(-3, 4, size=(n, n + 1))
+    yield "cube", cube, True
+    yield "permuted", cube[gen.permutation(len(cube))], True
+    yield "repeated rows", np.vstack([cube, cube[:3]]), True
+    yield "+-1 cube, no threshold", (2 * cube - 1)[gen.permutation(len(cube))], False
+    yield "affine image in other units", (cube @ G + gen.integers(-5, 6, n + 1)) * 0.1, True
+    yield "columns in other units", cube * (10.0 ** gen.integers(-200, 200, n)), True
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_cube_by_symmetry_equals_the_plain_count(n):
+    from perclib.counting import _count_with_work, _cube_dimension
+
+    gen = np.random.default_rng(n)
+    for name, X, threshold in _cube_images(n, gen):
+        expected_n = n - 1 if not threshold else n
+        assert _cube_dimension(X, threshold) == (expected_n if expected_n >= 2 else None), name
+        count, estimate, work = _count_with_work(X, threshold, None)
+        assert count == _plain_count(X, threshold), name
+        assert work <= estimate
+    # The known numbers (OEIS A000609), from the symmetric count alone.
+    assert count_dichotomies(boolean_cube(n), threshold=True) == [4, 14, 104, 1882, 94572][n - 1]
+
+
+def test_six_cube_by_symmetry():
+    from perclib.counting import _count_with_work, _cube_dimension
+
+    cube = boolean_cube(6)
+    assert _cube_dimension(cube, True) == 6
+    count, estimate, work = _count_with_work(cube, True, MAX_COUNT_WORK)
+    assert count == 15_028_134 and work <= estimate  # OEIS A000609(6)
+    assert count_dichotomies(2 * boolean_cube(7) - 1) == 15_028_134  # the same arrangement
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_sets_that_are_not_cubes_are_counted_the_plain_way(n):
+    from perclib.counting import _count_with_work, _cube_dimension
+
+    gen = np.random.default_rng(7)
+    cube = boolean_cube(n)
+    moved = cube.copy()
+    moved[-1, 0] = 2.0  # one vertex off the cube
+    missing = cube[1:]  # one vertex short
+    squashed = cube.copy()
+    squashed[:, 0] *= squashed[:, 1]  # 2**n points, not a parallelepiped
+    doubled = np.vstack([cube, cube + 3.0])  # 2**(n+1) points: two cubes
+    for X in (moved, missing, squashed, doubled, gen.integers(0, 3, size=(2**n, n)).astype(float)):
+        if len({tuple(r) for r in X.tolist()}) == 2**n:
+            assert _cube_dimension(X, True) is None or _plain_count(X, True) == _count_with_work(
+                X, True, None)[0]
+        if X is not doubled:
+            assert _cube_dimension(X, True) is None
+        assert _count_with_work(X, True, None)[0] == _plain_count(X, True)
+    # +-1 patterns without threshold: x and -x are one hyperplane, so half the cube is
+    # the whole arrangement; without one of its vertices (and the opposite) it is not.
+    pm = 2 * cube - 1
+    half = pm[: len(pm) // 2]
+    assert _cube_dimension(half, False) == n - 1
+    assert _cube_dimension(half[1:], False) is None
+    assert count_dichotomies(half[1:]) == _plain_count(half[1:], False)
+
+
+@pytest.mark.parametrize(("n", "q"), [(2, 5), (2, 7), (3, 5), (3, 11), (2, 67), (1, 71)])
+def test_points_off_the_cube_arrangement_by_brute_force(n, q):
+    """chi(q) by the symmetric sum against every point of F_q^(n+1), one by one."""
+    from perclib._cube import points_off_the_cube_arrangement
+
+    U = np.vstack([boolean_cube(n).astype(np.int64).T, np.ones(2**n, dtype=np.int64)])
+    grid = np.stack(np.meshgrid(*[np.arange(q)] * (n + 1), indexing="ij"), -1).reshape(-1, n + 1)
+    off = np.all((grid @ U) % q != 0, axis=1)
+    assert points_off_the_cube_arrangement(n, q)[0] == int(off.sum())
+
+
+def test_cube_primes_are_above_every_minor():
+    """The primes used exceed every minor of the 4-cube's normals, computed one by one."""
+    from perclib._cube import safe_primes
+
+    V = np.hstack([boolean_cube(4), np.ones((16, 1))]).astype(int)
+    largest = 0
+    for k in range(1, 6):
+        for rows in itertools.combinations(range(16), k):
+            for cols in itertools.combinations(range(5), k):
+                largest = max(largest, abs(round(np.linalg.det(V[np.ix_(rows, cols)]))))
+    assert largest == 3  # the 0/1 Hadamard bound for k = 5: 6**3 / 2**5 = 6.75
+    assert min(safe_primes(4, 3)) > largest
+
+
+@pytest.mark.parametrize("q", [5, 61, 67, 101, 127, 131])
+def test_subset_sum_sets_of_every_width(q):
+    """One word (q < 64), two words (q < 128) and boolean rows, against a plain set."""
+    from perclib._cube import _subset_sum_sizes
+
+    entries = np.random.default_rng(q).integers(0, q, size=(300, 7))
+    expected = [len({sum(c) % q for r in range(8) for c in itertools.combinations(row, r)})
+                for row in entries.tolist()]
+    assert _subset_sum_sizes(entries, q).tolist() == expected
+
+
+def test_popcount_by_bytes_agrees_with_numpy():
+    """The cube count's bit counts at the NumPy floor (1.26 has no np.bitwise_count)."""
+    from perclib._cube import _popcount, _popcount_by_bytes
+
+    words = np.random.default_rng(5).integers(0, 2**63, size=500, dtype=np.uint64) * np.uint64(2)
+    words = np.concatenate([words, np.array([0, 1, 2**64 - 1], dtype=np.uint64)])
+    expected = [bin(int(w)).count("1") for w in words]
+    assert _popcount_by_bytes(words).tolist() == expected
+    assert _popcount(words).tolist() == expected
