@@ -62,7 +62,7 @@ from coursetools.player_a11y import figure_data_table
 from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
 from coursetools import site_questions
-from coursetools.site_safety import refuse_unsafe
+from coursetools.site_safety import PageCheck, cell_label, refuse_unsafe
 from coursetools.site_a11y import A11Y_CSS, A11Y_JS, sidebar_landmark
 from perclib.plotting import FIGURE_DATA_MIME
 
@@ -580,11 +580,37 @@ def write_downloads(target: Path, notebooks: list[Path], handouts: Path | None) 
     return found
 
 
+def _html_outputs(nb) -> set[str]:
+    return {"".join(v) if isinstance(v, list) else v
+            for cell in nb.cells for out in cell.get("outputs", [])
+            for mime, v in out.get("data", {}).items() if mime == "text/html"}
+
+
+def _mark_cells(check: PageCheck, nb, site_nb, path: Path) -> None:
+    """Markers around each cell of ``site_nb`` (the site version of the lesson ``nb``),
+    named as the lesson numbers them; the HTML outputs the lesson does not carry itself
+    (players, question cards, data tables, captions) are the course's own markup."""
+    name = f"notebooks/{path.name}"
+    index = {cell.get("id"): (i, cell) for i, cell in enumerate(nb.cells) if cell.get("id")}
+    labels: list[str | None] = []
+    for k, cell in enumerate(site_nb.cells):
+        if cell.metadata.pop("course_own", False):
+            labels.append(None)  # a cell the build added (the download line)
+            continue
+        i, original = index.get(cell.get("id"), (k, cell))
+        labels.append(cell_label(name, i, original))
+    check.mark(path.stem, name, site_nb, labels, _html_outputs(site_nb) - _html_outputs(nb))
+
+
 def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Player]] | None = None,
                   frames_dir: Path | None = None,
                   questions: dict[str, dict[str, list[dict]]] | None = None,
-                  handouts: Path | None = None) -> None:
-    """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
+                  handouts: Path | None = None, check: PageCheck | None = None) -> None:
+    """Write the Sphinx source folder: conf.py, the site versions and the extra page.
+
+    ``check``, if given, gets each lesson cell wrapped in its markers and the markup the
+    course put into the cells, to read the built pages with (``coursetools.site_safety``).
+    """
     index_nb = None
     players = players or {}
     for path in notebooks:  # every lesson checked before anything is written
@@ -593,12 +619,17 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         site_nb = site_notebook(nb, path.stem, players.get(path.stem), (questions or {}).get(path.stem))
+        if path.stem != INDEX:
+            title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
+            site_nb.cells.insert(title + 1, nbformat.v4.new_markdown_cell(
+                download_links(path.stem, pdfs.get(path.stem, False))))
+            if check is not None:
+                site_nb.cells[title + 1].metadata["course_own"] = True
+        if check is not None:
+            _mark_cells(check, nb, site_nb, path)
         if path.stem == INDEX:
             index_nb = site_nb
             continue
-        title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
-        site_nb.cells.insert(title + 1, nbformat.v4.new_markdown_cell(
-            download_links(path.stem, pdfs.get(path.stem, False))))
         nbformat.write(site_nb, src / path.name)
     if index_nb is None:
         raise CourseToolsError(f"notebooks/{INDEX}.ipynb not found: it is the landing page")
@@ -718,8 +749,9 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
+        check = PageCheck()
         write_sources(src, notebooks, players, cache / "frames", questions,
-                      handouts=root / "handouts")
+                      handouts=root / "handouts", check=check)
         staging = Path(tmp) / "html"
         stderr = run_sphinx(src, staging, Path(tmp) / "doctrees", pages=len(notebooks) + 2,
                             show_progress=verbose)
@@ -732,9 +764,11 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
         shutil.rmtree(staging / "_sources", ignore_errors=True)
         for script in (staging / "_static" / "scripts").glob(f"{ICON_SCRIPT}*"):
             script.unlink()  # with its .map and licence: no page loads it
+        built = {page.stem: page.read_text(encoding="utf-8") for page in staging.glob("*.html")}
+        check.refuse(built)  # the pages as built, each lesson cell by the rules
         for page in staging.glob("*.html"):
-            text = page.read_text(encoding="utf-8")
-            fixed = sidebar_landmark(without_icon_script(theme_image_alt(text)))
+            text = built[page.stem]
+            fixed = sidebar_landmark(without_icon_script(theme_image_alt(check.strip(text))))
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")
