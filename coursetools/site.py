@@ -190,6 +190,7 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None,
     student = student_version(nb, stem)
     shown = static_outputs(nb)
     heading = ""
+    answers: dict[str, list[str]] = {}
     for index, (cell, source) in enumerate(zip(student.cells, shown.cells, strict=True)):
         if cell.cell_type == "markdown":
             cell.source = markdown_in_details(cell.source)
@@ -201,7 +202,9 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None,
         if role in ("exercise", "exercise-check") or cell.metadata.get("nbgrader", {}).get("solution"):
             continue  # made by the solution (the student version clears them too)
         if role == "question":  # self-check questions: coursetools.site_questions
-            site_questions.site_cell(cell, source, (questions or {}).get(source.get("id", "")), stem)
+            shown = site_questions.site_cell(cell, source, (questions or {}).get(source.get("id", "")), stem)
+            if shown:
+                answers[source.get("id", str(index))] = shown
             continue
         outputs = []
         for out in source.get("outputs", []):
@@ -235,6 +238,8 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None,
             )
         cell.outputs = outputs
     student.metadata.pop("widgets", None)
+    if answers:  # "Show answer" fetches them: write_sources writes them beside the pages
+        student.metadata["site_answers"] = answers
     return student
 
 
@@ -619,6 +624,9 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         site_nb = site_notebook(nb, path.stem, players.get(path.stem), (questions or {}).get(path.stem))
+        answers = site_nb.metadata.pop("site_answers", None)
+        if answers:
+            site_questions.write_answers(src / "_static", path.stem, answers)
         if path.stem != INDEX:
             title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
             site_nb.cells.insert(title + 1, nbformat.v4.new_markdown_cell(
