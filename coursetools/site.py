@@ -63,7 +63,7 @@ from coursetools.player_assets import PLAYER_CSS, PLAYER_JS
 from coursetools.roles import cell_role
 from coursetools import site_questions
 from coursetools.site_safety import PageCheck, cell_label, refuse_unsafe
-from coursetools.site_a11y import A11Y_CSS, A11Y_JS, sidebar_landmark
+from coursetools.site_a11y import A11Y_CSS, A11Y_JS, names_match_labels, sidebar_landmark
 from perclib.plotting import FIGURE_DATA_MIME
 
 DEFAULT_OUT = "site"
@@ -776,7 +776,7 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
         check.refuse(built)  # the pages as built, each lesson cell by the rules
         for page in staging.glob("*.html"):
             text = built[page.stem]
-            fixed = sidebar_landmark(without_icon_script(theme_image_alt(check.strip(text))))
+            fixed = names_match_labels(sidebar_landmark(without_icon_script(theme_image_alt(check.strip(text)))))
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")
