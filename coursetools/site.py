@@ -776,7 +776,8 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
         check.refuse(built)  # the pages as built, each lesson cell by the rules
         for page in staging.glob("*.html"):
             text = built[page.stem]
-            fixed = names_match_labels(sidebar_landmark(without_icon_script(theme_image_alt(check.strip(text)))))
+            fixed = theme_image_alt(check.strip(text))
+            fixed = names_match_labels(sidebar_landmark(without_icon_script(fixed)))
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")
