@@ -479,8 +479,9 @@ class Question:
         """The question as JSON: public part (prompt, options) and the encoded rest.
 
         ``secret`` holds the answer, hints and reasons, XOR-ed with a fixed key and
-        base64-encoded (:func:`encode`), so that they are not in a page's text or search
-        index. Anyone who decodes it reads them: these are self-checks.
+        base64-encoded (:func:`encode`), so that they are not in the stored lesson's text.
+        Anyone who decodes it reads them: these are self-checks. The website never ships
+        it: it turns it into salted hashes and sealed texts (``coursetools.site.answers``).
         """
         return {"kind": self.kind, "prompt": self.prompt, "choices": list(self.choices),
                 "variables": list(self.variables), "predict": self.predict,

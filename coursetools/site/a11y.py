@@ -59,3 +59,20 @@ _SIDEBAR = re.compile(r'(<div id="pst-primary-sidebar" class="[^"]*")(>)')
 def sidebar_landmark(page: str) -> str:
     """The page with its primary sidebar as a named complementary landmark."""
     return _SIDEBAR.sub(r'\1 role="complementary" aria-label="Course contents"\2', page, count=1)
+
+
+_SEARCH_BUTTON = re.compile(r'(<button class="btn search-button-field[^>]*?)\s+aria-label="Search"')
+_TOGGLE = '<summary aria-label="Toggle hidden content">'
+
+
+def names_match_labels(page: str) -> str:
+    """The page without the theme's accessible names that hide a control's visible words
+    (axe's label-content-name-mismatch, WCAG 2.5.3): the search button reads "Search
+    Ctrl+K" and a folded code cell "Show code cell source", as a sighted reader sees them.
+
+    >>> names_match_labels('<button class="btn search-button-field x" aria-label="Search">')
+    '<button class="btn search-button-field x">'
+    >>> names_match_labels('<summary aria-label="Toggle hidden content"><p>Show code cell source</p>')
+    '<summary><p>Show code cell source</p>'
+    """
+    return _SEARCH_BUTTON.sub(r"\1", page).replace(_TOGGLE, "<summary>")

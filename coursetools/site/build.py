@@ -62,10 +62,10 @@ from coursetools.site.page_weight import first_load_bytes
 from coursetools.shared.players.a11y import figure_data_table
 from coursetools.shared.players.assets import PLAYER_CSS, PLAYER_JS
 from coursetools.shared.roles import cell_role
-from coursetools.site import questions as site_questions
-from coursetools.site.safety import refuse_unsafe
-from coursetools.site.a11y import A11Y_CSS, A11Y_JS, sidebar_landmark
-from coursetools.site.incremental import BUILD_SUBDIR, copy_for_editing, sync_tree
+from coursetools.site.build import questions as site_questions
+from coursetools.site.safety import PageCheck, cell_label, refuse_unsafe
+from coursetools.site.a11y import A11Y_CSS, A11Y_JS, names_match_labels, sidebar_landmark
+from coursetools.site.build.incremental import BUILD_SUBDIR, copy_for_editing, sync_tree
 from perclib.plotting import FIGURE_DATA_MIME
 
 DEFAULT_OUT = "site"
@@ -170,6 +170,7 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None,
     student = student_version(nb, stem)
     shown = static_outputs(nb)
     heading = ""
+    answers: dict[str, list[str]] = {}
     for index, (cell, source) in enumerate(zip(student.cells, shown.cells, strict=True)):
         if cell.cell_type == "markdown":
             cell.source = markdown_in_details(cell.source)
@@ -181,7 +182,9 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None,
         if role in ("exercise", "exercise-check") or cell.metadata.get("nbgrader", {}).get("solution"):
             continue  # made by the solution (the student version clears them too)
         if role == "question":  # self-check questions: coursetools.site.questions
-            site_questions.site_cell(cell, source, (questions or {}).get(source.get("id", "")), stem)
+            shown = site_questions.site_cell(cell, source, (questions or {}).get(source.get("id", "")), stem)
+            if shown:
+                answers[source.get("id", str(index))] = shown
             continue
         outputs = []
         for out in source.get("outputs", []):
@@ -215,6 +218,8 @@ def site_notebook(nb, stem: str, players: list[Player] | None = None,
             )
         cell.outputs = outputs
     student.metadata.pop("widgets", None)
+    if answers:  # "Show answer" fetches them: write_sources writes them beside the pages
+        student.metadata["site_answers"] = answers
     return student
 
 
@@ -560,11 +565,37 @@ def write_downloads(target: Path, notebooks: list[Path], handouts: Path | None) 
     return found
 
 
+def _html_outputs(nb) -> set[str]:
+    return {"".join(v) if isinstance(v, list) else v
+            for cell in nb.cells for out in cell.get("outputs", [])
+            for mime, v in out.get("data", {}).items() if mime == "text/html"}
+
+
+def _mark_cells(check: PageCheck, nb, site_nb, path: Path) -> None:
+    """Markers around each cell of ``site_nb`` (the site version of the lesson ``nb``),
+    named as the lesson numbers them; the HTML outputs the lesson does not carry itself
+    (players, question cards, data tables, captions) are the course's own markup."""
+    name = f"notebooks/{path.name}"
+    index = {cell.get("id"): (i, cell) for i, cell in enumerate(nb.cells) if cell.get("id")}
+    labels: list[str | None] = []
+    for k, cell in enumerate(site_nb.cells):
+        if cell.metadata.pop("course_own", False):
+            labels.append(None)  # a cell the build added (the download line)
+            continue
+        i, original = index.get(cell.get("id"), (k, cell))
+        labels.append(cell_label(name, i, original))
+    check.mark(path.stem, name, site_nb, labels, _html_outputs(site_nb) - _html_outputs(nb))
+
+
 def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Player]] | None = None,
                   frames_dir: Path | None = None,
                   questions: dict[str, dict[str, list[dict]]] | None = None,
-                  handouts: Path | None = None) -> None:
-    """Write the Sphinx source folder: conf.py, the site versions and the extra page."""
+                  handouts: Path | None = None, check: PageCheck | None = None) -> None:
+    """Write the Sphinx source folder: conf.py, the site versions and the extra page.
+
+    ``check``, if given, gets each lesson cell wrapped in its markers and the markup the
+    course put into the cells, to read the built pages with (``coursetools.site.safety``).
+    """
     index_nb = None
     players = players or {}
     for path in notebooks:  # every lesson checked before anything is written
@@ -573,12 +604,20 @@ def write_sources(src: Path, notebooks: list[Path], players: dict[str, list[Play
     for path in notebooks:
         nb = nbformat.read(path, as_version=4)
         site_nb = site_notebook(nb, path.stem, players.get(path.stem), (questions or {}).get(path.stem))
+        answers = site_nb.metadata.pop("site_answers", None)
+        if answers:
+            site_questions.write_answers(src / "_static", path.stem, answers)
+        if path.stem != INDEX:
+            title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
+            site_nb.cells.insert(title + 1, built_markdown_cell(
+                download_links(path.stem, pdfs.get(path.stem, False)), "site-downloads"))
+            if check is not None:
+                site_nb.cells[title + 1].metadata["course_own"] = True
+        if check is not None:
+            _mark_cells(check, nb, site_nb, path)
         if path.stem == INDEX:
             index_nb = site_nb
             continue
-        title = next((i for i, c in enumerate(site_nb.cells) if c.cell_type == "markdown"), -1)
-        site_nb.cells.insert(title + 1, built_markdown_cell(
-            download_links(path.stem, pdfs.get(path.stem, False)), "site-downloads"))
         nbformat.write(site_nb, src / path.name)
     if index_nb is None:
         raise CourseToolsError(f"notebooks/{INDEX}.ipynb not found: it is the landing page")
@@ -631,6 +670,19 @@ def without_icon_script(page: str) -> str:
     'x'
     """
     return _ICON_SCRIPT_TAG.sub("", page)
+
+
+def _marker_word(kept: Path) -> str:
+    """The random word of the page check's cell markers, kept with the Sphinx project."""
+    import secrets
+
+    path = kept / "marker-word"
+    if not path.is_file():
+        kept.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(12), encoding="utf-8")
+        path.chmod(0o600)
+        shutil.rmtree(kept / "src", ignore_errors=True)  # markers of an older word
+    return path.read_text(encoding="utf-8").strip()
 
 
 def _page_set(src: Path) -> set[str]:
@@ -711,8 +763,11 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
     with tempfile.TemporaryDirectory(prefix="course-site-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
+        # The cell markers' word is drawn once per kept project (a lesson cannot know it,
+        # and unchanged pages keep their markers and need not be built again).
+        check = PageCheck(nonce=_marker_word(kept))
         write_sources(src, notebooks, players, cache / "frames", questions,
-                      handouts=root / "handouts")
+                      handouts=root / "handouts", check=check)
         pages_before = _page_set(kept / "src")
         synced = sync_tree(src, kept / "src")
         if _page_set(kept / "src") != pages_before:  # a page came or went: start afresh
@@ -731,9 +786,12 @@ def build(out_dir: Path | str | None = None, *, verbose: bool = True, cache_dir:
         shutil.rmtree(staging / "_sources", ignore_errors=True)
         for script in (staging / "_static" / "scripts").glob(f"{ICON_SCRIPT}*"):
             script.unlink()  # with its .map and licence: no page loads it
+        built = {page.stem: page.read_text(encoding="utf-8") for page in staging.glob("*.html")}
+        check.refuse(built)  # the pages as built, each lesson cell by the rules
         for page in staging.glob("*.html"):
-            text = page.read_text(encoding="utf-8")
-            fixed = sidebar_landmark(without_icon_script(theme_image_alt(text)))
+            text = built[page.stem]
+            fixed = theme_image_alt(check.strip(text))
+            fixed = names_match_labels(sidebar_landmark(without_icon_script(fixed)))
             if fixed != text:
                 page.write_text(fixed, encoding="utf-8")
         (staging / "index.html").write_text(_REDIRECT.format(page=INDEX), encoding="utf-8")

@@ -1,17 +1,67 @@
 /* Self-check questions on the course website (coursetools.site.questions builds the markup).
-   No kernel, no network: every instance of a question, with its answer and hints, is in the
-   page, encoded (XOR with a fixed key, base64) so that it is not in the page's text or search
-   index; a reader who decodes it can read it: these are self-checks. The rules are those of
-   perclib.questions.Question.check, written again here; the tests compare both.
+   No kernel: the page holds no answer. Each instance carries a salt and SHA-256 hashes of
+   the responses the page must recognise, in a canonical form (coursetools.site.build.answers);
+   the reason shown with a right answer and each aimed hint are sealed with a key that only
+   the response they are for gives. "Show answer" fetches the lesson's answers file, on
+   click only. The rules are those of perclib.questions.Question.check; the tests compare.
    Progress (which questions were answered right) stays in this browser's localStorage. */
 (function () {
   "use strict";
-  var KEY = "perceptron-course", STORE = "perceptron-course:questions";
+  var STORE = "perceptron-course:questions";
+  var HERE = document.currentScript ? document.currentScript.src.replace(/[^/]*$/, "") : "_static/";
 
-  function decode(text) {
-    var raw = atob(text), bytes = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i) ^ KEY.charCodeAt(i % KEY.length);
-    return JSON.parse(new TextDecoder("utf-8").decode(bytes));
+  /* SHA-256 (FIPS 180-4) of bytes, as bytes: synchronous, and on http:// pages too. */
+  var K256 = [];
+  (function () {
+    var n = 2, found = 0;
+    function frac(x) { return ((x - Math.floor(x)) * 4294967296) >>> 0; }
+    while (found < 64) {
+      var prime = true;
+      for (var d = 2; d * d <= n; d++) if (n % d === 0) { prime = false; break; }
+      if (prime) { K256.push(frac(Math.pow(n, 1 / 3))); found++; }
+      n++;
+    }
+  })();
+  function sha256(bytes) {
+    var H = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var len = bytes.length, total = ((len + 9 + 63) >> 6) << 6, m = new Uint8Array(total), w = new Array(64);
+    m.set(bytes); m[len] = 0x80;
+    var bits = len * 8;
+    for (var i = 0; i < 4; i++) m[total - 1 - i] = (bits / Math.pow(2, 8 * i)) & 0xff;
+    function r(x, n) { return (x >>> n) | (x << (32 - n)); }
+    for (var off = 0; off < total; off += 64) {
+      for (var t = 0; t < 16; t++) w[t] = (m[off + 4 * t] << 24) | (m[off + 4 * t + 1] << 16) | (m[off + 4 * t + 2] << 8) | m[off + 4 * t + 3];
+      for (t = 16; t < 64; t++) {
+        var s0 = r(w[t - 15], 7) ^ r(w[t - 15], 18) ^ (w[t - 15] >>> 3), s1 = r(w[t - 2], 17) ^ r(w[t - 2], 19) ^ (w[t - 2] >>> 10);
+        w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
+      }
+      var a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
+      for (t = 0; t < 64; t++) {
+        var t1 = (h + (r(e, 6) ^ r(e, 11) ^ r(e, 25)) + ((e & f) ^ (~e & g)) + K256[t] + w[t]) | 0;
+        var t2 = ((r(a, 2) ^ r(a, 13) ^ r(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+        h = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      H = [H[0] + a, H[1] + b, H[2] + c, H[3] + d, H[4] + e, H[5] + f, H[6] + g, H[7] + h].map(function (x) { return x | 0; });
+    }
+    var out = new Uint8Array(32);
+    for (i = 0; i < 32; i++) out[i] = (H[i >> 2] >>> (24 - 8 * (i & 3))) & 0xff;
+    return out;
+  }
+  var utf8 = new TextEncoder();
+  function digest(salt, text) {
+    var d = sha256(utf8.encode(salt + "|" + text)), hex = "";
+    for (var i = 0; i < 8; i++) hex += (d[i] < 16 ? "0" : "") + d[i].toString(16);
+    return hex;
+  }
+  function unseal(salt, text, sealed) {  /* coursetools.site.answers.seal, backwards */
+    var key = sha256(utf8.encode("key|" + salt + "|" + text)), raw = atob(sealed), out = new Uint8Array(raw.length);
+    for (var block = 0; block < raw.length; block += 32) {
+      var input = new Uint8Array(36); input.set(key);
+      input[32] = (block >>> 24) & 0xff; input[33] = (block >>> 16) & 0xff; input[34] = (block >>> 8) & 0xff; input[35] = block & 0xff;
+      var pad = sha256(input);
+      for (var i = block; i < Math.min(raw.length, block + 32); i++) out[i] = raw.charCodeAt(i) ^ pad[i - block];
+    }
+    return new TextDecoder("utf-8").decode(out);
   }
   function load() {
     try { return JSON.parse(window.localStorage.getItem(STORE)) || {}; } catch (e) { return {}; }
@@ -111,63 +161,74 @@
     }
     try { var f = expr(); if (i !== toks.length) return null; return f; } catch (e) { return null; }
   }
-  function isclose(x, y, rel, abs) { return Math.abs(x - y) <= Math.max(rel * Math.max(Math.abs(x), Math.abs(y)), abs); }
+  /* A value to 8 significant digits, as coursetools.site.answers._significant. */
+  function significant(x) {
+    if (x === 0) return "0";
+    if (!isFinite(x)) return "nan";
+    var e = Math.floor(Math.log10(Math.abs(x))), k = 0, m = 0;
+    for (var n = 0; n < 3; n++) {
+      k = e - 7;
+      m = Math.floor((k < 0 ? x * Math.pow(10, -k) : x / Math.pow(10, k)) + 0.5);
+      if (Math.abs(m) >= 1e8) e += 1; else if (Math.abs(m) < 1e7) e -= 1; else break;
+    }
+    return m + "e" + k;
+  }
+  function gridIndex(x, exp) {  /* x on a grid of step 10^exp */
+    return String(Math.floor((exp < 0 ? x * Math.pow(10, -exp) : x / Math.pow(10, exp)) + 0.5));
+  }
 
   /* ---------------------------------------------------------------- checking */
-  function read(q, s, response) {
+  /* The canonical texts a response may stand for (a number: its grid index and the two
+     neighbours), or null when it cannot be read. */
+  function candidates(q, c, response) {
     switch (q.kind) {
-      case "integer": return parseInteger(response);
-      case "fraction": return parseFraction(response);
-      case "number": var f = parseFraction(response); return f ? fracValue(f) : null;
-      case "choice": return response === null || response === undefined ? null : response;
-      case "choices": return response;
-      case "yesno": return response === null || response === undefined ? null : response;
+      case "integer": var i = parseInteger(response); return i === null ? null : [i];
+      case "fraction": var f = parseFraction(response); return f ? [f[0] + "/" + f[1]] : null;
+      case "number":
+        var g = parseFraction(response); if (!g) return null;
+        var j = Math.floor(fracValue(g) / c.tol + 0.5);
+        return isFinite(j) ? [String(j), String(j - 1), String(j + 1)] : null;
+      case "choice": return response === null || response === undefined ? null : [String(response)];
+      case "yesno": return response === null || response === undefined ? null : [response ? "yes" : "no"];
+      case "choices": return [response.slice().sort(function (a, b) { return a - b; }).join(",")];
       case "formula":
         var fn = parseFormula(response, q.variables); if (!fn) return null;
-        var vals = s.points.map(function (p) { return fn(p); });
-        return vals.every(isFinite) ? vals : null;
+        var vals = c.points.map(function (p) { return fn(p); });
+        return vals.every(isFinite) ? [vals.map(significant).join(";")] : null;
     }
     return null;
   }
-  function same(q, s, a, b) {
-    switch (q.kind) {
-      case "integer": return a === String(b);
-      case "fraction": return BigInt(a[0]) * BigInt(b[1]) === BigInt(b[0]) * BigInt(a[1]);
-      case "number": return Math.abs(a - b) <= s.tol * (1 + 1e-12);
-      case "choices": return a.length === b.length && a.every(function (x, k) { return x === b[k]; });
-      case "formula": return a.every(function (x, k) { return isclose(x, b[k], 1e-6, 1e-6); });
-    }
-    return a === b;
-  }
-  function hintFor(q, s, value) {
+  function aimedHint(q, c, texts, response) {
     if (q.kind === "choices") {
-      for (var c = 0; c < q.choices.length; c++) {
-        if ((value.indexOf(c) >= 0) !== (s.answer.indexOf(c) >= 0)) {
-          for (var h = 0; h < s.hints.length; h++) if (s.hints[h][0] === c) return s.hints[h][1];
-          return s.hint;
-        }
+      for (var k = 0; k < q.choices.length; k++) {
+        var mine = k + ":" + (response.indexOf(k) >= 0 ? 1 : 0);
+        if (digest(c.salt, mine) !== c.members[k])
+          return c.member_hints[k] ? unseal(c.salt, mine, c.member_hints[k]) : c.hint;
       }
-      return s.hint;
+      return c.hint;
     }
-    for (var k = 0; k < s.hints.length; k++) if (same(q, s, value, s.hints[k][0])) return s.hints[k][1];
-    return s.hint;
+    for (var h = 0; h < c.hints.length; h++)
+      for (var t = 0; t < texts.length; t++)
+        if (digest(c.salt, texts[t]) === c.hints[h][0]) return unseal(c.salt, texts[t], c.hints[h][1]);
+    if (q.kind === "fraction") {  /* close to the answer, on a grid of a hundredth of its size */
+      var f = parseFraction(response), v = fracValue(f), idx = Number(gridIndex(v, c.close_exp));
+      for (var n = -1; n <= 1; n++) if (digest(c.salt, "close:" + (idx + n)) === c.close)
+        return "Close, but not exact: give the exact fraction a/b.";
+    }
+    return c.hint;
   }
   /* {correct, message (HTML), counted}: as perclib.questions.Question.check */
   function check(q, response, wrongBefore) {
-    var s = q.s || (q.s = decode(q.secret));
-    var value = read(q, s, response);
-    if (value === null) return { correct: false, message: q.unreadable, counted: false };
-    if (same(q, s, value, s.answer)) return { correct: true, message: "Right. " + s.why, counted: true };
-    var hint = hintFor(q, s, value);
-    if (q.kind === "fraction" && hint === s.hint) {
-      var v = fracValue(value), a = fracValue(s.answer);
-      if (Math.abs(v - a) <= Math.abs(a) / 100 + 1e-6) hint = "Close, but not exact: give the exact fraction a/b.";
-    }
-    var message = "Not yet. " + hint;
-    if (wrongBefore >= 1) message += " Stronger hint: " + s.stronger;
+    var c = q.check, texts = candidates(q, c, response);
+    if (texts === null) return { correct: false, message: q.unreadable, counted: false };
+    for (var t = 0; t < texts.length; t++)
+      if (digest(c.salt, texts[t]) === c.answer)
+        return { correct: true, message: "Right. " + unseal(c.salt, texts[t], c.why), counted: true };
+    var message = "Not yet. " + aimedHint(q, c, texts, response);
+    if (wrongBefore >= 1) message += " Stronger hint: " + c.stronger;
     return { correct: false, message: message, counted: true };
   }
-  window.perclibQuestions = { check: check, decode: decode };
+  window.perclibQuestions = { check: check };
 
   /* ---------------------------------------------------------------- one question */
   function el(tag, attrs, text) {
@@ -178,7 +239,8 @@
   }
   function Question(root, progress) {
     this.root = root; this.progress = progress;
-    this.instances = decode(root.getAttribute("data-q"));
+    this.instances = JSON.parse(root.getAttribute("data-q"));
+    this.stem = root.getAttribute("data-stem");
     this.k = 0; this.wrong = 0;
     this.id = root.getAttribute("data-id");
     this.prompt = root.querySelector(".qz-prompt");
@@ -251,9 +313,12 @@
       result.correct ? "qz-right" : result.counted ? "qz-wrong" : "");
     if (result.correct) { this.progress.solve(this.id); this.markSolved(); }
   };
-  Question.prototype.onShow = function () {
-    var q = this.q(), s = q.s || (q.s = decode(q.secret));
-    this.say("Answer: " + s.shown + ". " + s.why, "qz-shown");
+  Question.prototype.onShow = function () {  /* the only place an answer is fetched */
+    var self = this, k = this.k;
+    fetch(HERE + "answers/" + this.stem + ".json")
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (all) { self.say(all[self.id][k], "qz-shown"); })
+      .catch(function () { self.say("The answer could not be loaded (open the site from a web server).", ""); });
   };
   Question.prototype.onAnother = function () {
     this.k = (this.k + 1) % this.instances.length;

@@ -95,21 +95,36 @@ def markdown_html(text: str, *, inline: bool = False) -> str:
 
 
 def site_instance(spec: dict[str, Any]) -> dict[str, Any]:
-    """One instance as ``questions.js`` reads it: texts as HTML, the secret re-encoded."""
-    from perclib.questions import decode, encode
+    """One instance as ``questions.js`` reads it: texts as HTML, no answer (hashes and
+    sealed texts, ``coursetools.site.answers``)."""
+    from coursetools.site.answers import public_check, salt_for
+    from perclib.questions import decode
 
     secret = decode(spec["secret"])
-    for key in ("why", "hint", "stronger", "shown"):
+    for key in ("why", "hint", "stronger"):
         secret[key] = markdown_html(secret[key], inline=True)
     secret["hints"] = [[k, markdown_html(t, inline=True)] for k, t in secret["hints"]]
     kind = spec["kind"]
+    secret["n_choices"] = len(spec.get("choices", []))
     placeholder = {"integer": "a whole number", "number": "a number", "fraction": "a/b",
                    "formula": "a formula in " + ", ".join(spec.get("variables", []))}.get(kind, "")
     choices = [markdown_html(c, inline=True) for c in spec.get("choices", [])]
     return {"kind": kind, "prompt": markdown_html(spec["prompt"]), "choices": choices,
             "variables": spec.get("variables", []), "placeholder": placeholder,
             "unreadable": markdown_html(_unreadable(kind, spec.get("variables", [])), inline=True),
-            "secret": encode(secret)}
+            "check": public_check(kind, secret, salt_for(spec))}
+
+
+def site_answer(spec: dict[str, Any]) -> str:
+    """What "Show answer" shows for one instance (HTML): the answer and its reason."""
+    from perclib.questions import decode
+
+    secret = decode(spec["secret"])
+    return markdown_html(f"Answer: {secret['shown']}. {secret['why']}", inline=True)
+
+
+#: Where the answers of a lesson's questions go, under the site's ``_static``.
+ANSWERS_DIR = "answers"
 
 
 def _unreadable(kind: str, variables: list[str]) -> str:
@@ -215,9 +230,7 @@ def all_questions(notebooks: list[Path], cache_root: Path) -> dict[str, dict[str
 # ------------------------------------------------------------------ markup
 def question_html(instances: list[dict[str, Any]], *, stem: str, cell_id: str, predict: bool) -> str:
     """The question's markup (the script adds the form; without it the prompt still reads)."""
-    from perclib.questions import encode
-
-    data = encode([site_instance(spec) for spec in instances])
+    data = html.escape(json.dumps([site_instance(spec) for spec in instances], separators=(",", ":")))
     uid = "qz-" + re.sub(r"[^\w-]", "-", f"{stem[:2]}-{cell_id}")
     label = "Predict first" if predict else "Check yourself"
     return (
@@ -243,10 +256,11 @@ def question_output(instances: list[dict[str, Any]], *, stem: str, cell_id: str)
     return nbformat.v4.new_output("display_data", {"text/html": markup})
 
 
-def site_cell(cell: Any, stored: Any, instances: list[dict[str, Any]] | None, stem: str) -> None:
+def site_cell(cell: Any, stored: Any, instances: list[dict[str, Any]] | None, stem: str) -> list[str]:
     """Turn a lesson's question cell into its site form, in place: the code removed (it
     computes the answer), the outputs replaced by the question's markup. ``stored`` is the
-    cell as the lesson stores it (with its outputs); ``instances`` the prebuilt ones."""
+    cell as the lesson stores it (with its outputs); ``instances`` the prebuilt ones.
+    Returns what "Show answer" shows for each instance (for the answers file)."""
     tags = cell.metadata.setdefault("tags", [])
     if "remove-input" not in tags:
         tags.append("remove-input")
@@ -255,6 +269,14 @@ def site_cell(cell: Any, stored: Any, instances: list[dict[str, Any]] | None, st
         instances = [spec] if spec is not None else []
     cell.outputs = ([question_output(instances, stem=stem, cell_id=stored.get("id", ""))]
                     if instances else [])
+    return [site_answer(spec) for spec in instances]
+
+
+def write_answers(static: Path, stem: str, answers: dict[str, list[str]]) -> None:
+    """A lesson's answers file, fetched by ``questions.js`` on "Show answer" only."""
+    folder = static / ANSWERS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{stem}.json").write_text(json.dumps(answers, ensure_ascii=False), encoding="utf-8")
 
 
 def index_html(totals: dict[str, int]) -> str:

@@ -36,7 +36,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fixtures")]
 import fixture_lessons  # noqa: E402
 
 from coursetools import CourseToolsError, lesson_notebooks  # noqa: E402
-from coursetools.handouts import build as ho  # noqa: E402
+from coursetools.handouts.build import build as ho  # noqa: E402
 from coursetools.shared.roles import cell_role  # noqa: E402
 
 LESSONS = lesson_notebooks(ROOT / "notebooks")
@@ -445,7 +445,7 @@ def test_handout_passes_axe(built, browser, name):
     from axe_support import axe_problems, axe_script
 
     if axe_script() is None:
-        _missing("axe-core not installed (pip install axe-playwright-python)")
+        _missing("axe-core not installed (npm install --prefix .cache/npm axe-core@4.14.1)")
     _, handout = built[name]
     # axe accepts any alt text; nbconvert's stand-in for a missing one says nothing.
     assert "No description has been provided" not in handout.html.read_text(encoding="utf-8")

@@ -1165,7 +1165,7 @@ def test_axe_finds_what_it_should(browser):
     from axe_support import axe_problems, axe_script
 
     if axe_script() is None:
-        _unavailable("axe-core not installed (pip install axe-playwright-python)")
+        _unavailable("axe-core not installed (npm install --prefix .cache/npm axe-core@4.14.1)")
     page = browser.new_page()
     try:
         page.set_content('<!DOCTYPE html><html lang="en"><head><title>t</title></head>'
@@ -1188,7 +1188,7 @@ def test_every_page_passes_axe(site_dir, served, browser):
     from axe_support import axe_problems, axe_script, axe_version
 
     if axe_script() is None:
-        _unavailable("axe-core not installed (pip install axe-playwright-python)")
+        _unavailable("axe-core not installed (npm install --prefix .cache/npm axe-core@4.14.1)")
     problems: list[str] = []
     visit = _Visit(browser, {"width": 1280, "height": 900})
     from coursetools.site.build import MOVED

@@ -7,10 +7,13 @@ them (and a stronger one from the second try), the answer shows only when asked,
 feedback is in a live region, progress survives a reload and shows on the index, "Another
 one" gives a different instance whose own answer is accepted, and no request is made.
 The script's rules are compared with ``perclib.questions.Question.check`` on every kind.
+The page holds no answer (issue 53): ``window`` and every data attribute are searched,
+in plain and under the old fixed key, before "Show answer" fetches the answers file.
 """
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -26,6 +29,7 @@ from coursetools.shared.common import CourseToolsError
 from coursetools.site.questions import (
     BUDGET_JS_BYTES,
     JS_NAME,
+    all_questions,
     lesson_questions,
     markdown_html,
     site_instance,
@@ -53,14 +57,22 @@ def _lead(markup: str) -> str:
     return _plain(markup).split("\\(")[0].split("\\[")[0].strip()[:50]
 
 
+@functools.cache
+def _specs(stem: str) -> dict[str, list[dict]]:
+    """The lesson's questions as the build made them (the same cache), by cell id."""
+    return all_questions([ROOT / "notebooks" / f"{stem}.ipynb"], ROOT / ".cache")[stem]
+
+
 def _page_questions(page_path: Path) -> list[dict]:
-    """The questions of a built page: id, stem and the decoded instances."""
+    """The questions of a built page: id, stem, the instances as the page holds them and
+    the descriptions they were made from (``specs``, with the answers: from the lesson)."""
     text = page_path.read_text(encoding="utf-8")
     found = []
     for m in re.finditer(r'<div class="qz" id="([^"]+)" data-stem="([^"]+)" data-id="([^"]+)" '
                          r'data-q="([^"]+)"', text):
         found.append({"uid": m.group(1), "stem": m.group(2), "id": m.group(3),
-                      "instances": decode(m.group(4))})
+                      "instances": json.loads(html.unescape(m.group(4))),
+                      "specs": _specs(m.group(2))[m.group(3)]})
     return found
 
 
@@ -88,8 +100,8 @@ def test_questions_on_the_pages_and_answers_out_of_sight(site_dir) -> None:
         assert "from perclib.questions import" not in text, "a question's code reached the page"
         visible = _plain(re.sub(r"<script.*?</script>", "", text, flags=re.S))
         for q in questions:
-            for inst in q["instances"][:3]:
-                secret = decode(inst["secret"])
+            for inst, spec in zip(q["instances"][:3], q["specs"], strict=False):
+                secret = decode(spec["secret"])
                 # A choice's answer is one of its visible options; its reason is not shown.
                 keys = ("why",) if inst["kind"] in ("choice", "choices", "yesno") else ("why", "shown")
                 for key in keys:
@@ -219,8 +231,17 @@ def _type_and_check(page, uid: str, text: str) -> str:
     return _feedback(page, uid)
 
 
-def _hints(inst: dict) -> dict:
-    s = decode(inst["secret"])
+def _html_secret(spec: dict) -> dict:
+    """The instance's answer, hints and reasons, texts as the page shows them (HTML)."""
+    s = decode(spec["secret"])
+    for key in ("why", "hint", "stronger"):
+        s[key] = markdown_html(s[key], inline=True)
+    s["hints"] = [[k, markdown_html(t, inline=True)] for k, t in s["hints"]]
+    return s
+
+
+def _hints(spec: dict) -> dict:
+    s = _html_secret(spec)
     return {str(k): _lead(t) for k, t in s["hints"]}, s
 
 
@@ -228,7 +249,7 @@ def _hints(inst: dict) -> dict:
 def test_a_reader_answers_with_the_keyboard_alone(site_dir, served, browser) -> None:
     stem = "01_threshold_units"
     (q,) = [q for q in _page_questions(site_dir / f"{stem}.html") if q["id"] == "q01-grandmother"]
-    hints, secret = _hints(q["instances"][0])
+    hints, secret = _hints(q["specs"][0])
     visit = _visit(browser, served, f"{stem}.html")
     page, uid = visit.page, q["uid"]
     try:
@@ -267,7 +288,9 @@ def test_a_reader_answers_with_the_keyboard_alone(site_dir, served, browser) -> 
         assert badge.inner_text().strip() == f"(self-check: 0 of {total})"
         page.screenshot(path=str(ROOT / "test-output" / "site" / "questions-index.png"))
         assert not visit.blocked and not visit.errors, (visit.blocked, visit.errors)
-        assert not [r.url for r in visit.requests if r.resource_type in ("xhr", "fetch", "websocket")]
+        # One fetch: the answers file, when "Show answer" was pressed.
+        fetched = [r.url for r in visit.requests if r.resource_type in ("xhr", "fetch", "websocket")]
+        assert fetched == [f"{served}/_static/answers/{stem}.json"], fetched
         assert all(r.url.startswith(served) or r.url.startswith("data:") for r in visit.requests)
     finally:
         visit.close()
@@ -290,7 +313,7 @@ def test_another_one_and_choices_with_the_keyboard(site_dir, served, browser) ->
             arg=[uid, first_prompt])
         inst = q["instances"][1]
         assert inst["prompt"] != q["instances"][0]["prompt"]
-        answer = decode(inst["secret"])["answer"]  # the index of the right option
+        answer = decode(q["specs"][1]["secret"])["answer"]  # the index of the right option
         # Focus moved to the first option; arrow keys move between radio buttons.
         for _ in range(answer):
             page.keyboard.press("ArrowDown")
@@ -354,9 +377,9 @@ def test_the_script_checks_as_python_does(site_dir, served, browser) -> None:
         visit.close()
 
 
-def _fill_right(page, uid: str, inst: dict) -> bool:
+def _fill_right(page, uid: str, spec: dict) -> bool:
     """Give the page the instance's right answer through its form; False for a formula."""
-    s, kind = decode(inst["secret"]), inst["kind"]
+    s, kind = decode(spec["secret"]), spec["kind"]
     if kind == "formula":
         return False
     if kind in ("integer", "number", "fraction"):
@@ -384,7 +407,7 @@ def test_every_question_on_every_page_accepts_its_answer(site_dir, served, brows
             questions = _page_questions(site_dir / f"{lesson.stem}.html")
             assert visit.page.locator(".qz-form:not([hidden])").count() == len(questions)
             for q in questions:
-                if _fill_right(visit.page, q["uid"], q["instances"][0]):
+                if _fill_right(visit.page, q["uid"], q["specs"][0]):
                     said = _wait_feedback(visit.page, q["uid"], "")
                     assert said.startswith("✓ Right."), (lesson.name, q["id"], said)
                     checked += 1
@@ -394,3 +417,69 @@ def test_every_question_on_every_page_accepts_its_answer(site_dir, served, brows
         finally:
             visit.close()
     assert checked >= 30, checked
+
+
+#: Everything a console line reads without the build: window's own values and every data
+#: attribute, as text, plus each base64 run decoded with the fixed key the site used to
+#: hide its answers under (perclib.questions.decode).
+_LOOK = """() => {
+  const seen = [];
+  for (const name of Object.getOwnPropertyNames(window)) {
+    let v; try { v = window[name]; } catch (e) { continue; }
+    if (v === null || v === undefined) continue;
+    try { seen.push(typeof v === "function" ? name : JSON.stringify(v) || ""); } catch (e) { /* cyclic */ }
+  }
+  for (const el of document.querySelectorAll("*"))
+    for (const a of el.attributes) if (a.name.startsWith("data-")) seen.push(a.value);
+  return seen;
+}"""
+
+
+def _fixed_key_readings(texts: list[str]) -> str:
+    out = []
+    for text in texts:
+        for run in re.findall(r"[A-Za-z0-9+/]{16,}={0,2}", text):
+            try:
+                out.append(json.dumps(decode(run)))
+            except Exception:  # not the old encoding: nothing to read
+                continue
+    return "\n".join(out)
+
+
+@pytest.mark.browser
+def test_no_answer_is_on_the_page_before_show_answer(site_dir, served, browser) -> None:
+    """window and the data attributes hold no answer, in plain or fixed-key form; "Show
+    answer" fetches it."""
+    # Lessons 4 and 8 hold every kind of question between them; lesson 1 the first seen.
+    stems = ["01_threshold_units", "04_cover_counting", "08_kernels"]
+    looked = 0
+    for stem in stems:
+        questions = _page_questions(site_dir / f"{stem}.html")
+        visit = _visit(browser, served, f"{stem}.html")
+        try:
+            seen = visit.page.evaluate(_LOOK)
+            assert "decode" not in visit.page.evaluate("() => Object.keys(window.perclibQuestions)")
+            text = "\n".join(seen)
+            hidden = _fixed_key_readings(seen)
+            for q in questions:
+                for inst, spec in zip(q["instances"][:4], q["specs"], strict=False):
+                    secret = _html_secret(spec)
+                    shown = markdown_html(secret["shown"], inline=True)
+                    for words in (_plain(secret["why"]), secret["why"], f"Answer: {_plain(shown)}",
+                                  f"Answer: {shown}"):
+                        if len(words) >= 12:  # shorter ones match prose by chance
+                            assert words not in text and words not in hidden, (stem, q["id"], words)
+                    assert set(inst) >= {"check"} and "secret" not in inst and "answer" not in inst
+                    assert re.fullmatch(r"[0-9a-f]{16}", inst["check"]["answer"]), inst["check"]["answer"]
+                    for _, sealed in inst["check"].get("hints", []):
+                        assert all(_plain(t) not in sealed for _, t in secret["hints"] if len(_plain(t)) >= 8)
+                    looked += 1
+            q = questions[0]
+            secret = _html_secret(q["specs"][0])
+            visit.page.locator(f"#{q['uid']} .qz-show").click()
+            said = _wait_feedback(visit.page, q["uid"], "")
+            assert said.startswith("Answer:") and _lead(secret["why"]) in " ".join(said.split()), said
+            assert not visit.errors, visit.errors
+        finally:
+            visit.close()
+    assert looked >= 6 * len(stems), looked

@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from coursetools.shared.common import lesson_notebooks, repo_root
-from coursetools.slides import build as slides
+from coursetools.slides.build import build as slides
 
 pytestmark = pytest.mark.browser
 LESSONS = lesson_notebooks()
@@ -376,8 +376,8 @@ def test_deck_passes_axe(decks: Path, browser, lesson: Path) -> None:
 
     if axe_script() is None:
         if os.environ.get("CI"):
-            pytest.fail("axe-core is required in CI (pip install axe-playwright-python)")
-        pytest.skip("axe-core not installed (pip install axe-playwright-python)")
+            pytest.fail("axe-core is required in CI (npm install --prefix .cache/npm axe-core@4.14.1)")
+        pytest.skip("axe-core not installed (npm install --prefix .cache/npm axe-core@4.14.1)")
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     try:
         page.goto((decks / lesson.stem / "index.html").as_uri(), wait_until="load")
