@@ -218,6 +218,9 @@ def strip_perclib(names: Iterable[str], destination: Path) -> Path:
         stripped = _strip_module(text, defined.get(module, set()), bare)
         if stripped is not None:
             path.write_text(stripped, encoding="utf-8")
+    import compileall
+
+    compileall.compile_dir(target, quiet=2)  # the answer's process imports it read-only
     return destination
 
 
@@ -546,14 +549,70 @@ def _check_main() -> int:
     return 0
 
 
+#: What the checks import, loaded once by a check server before it forks a check.
+WARM = ("numpy", "scipy.optimize", "scipy.integrate", "scipy.stats", "sympy", "fractions",
+        "itertools", "perclib.geometry", "perclib.counting", "perclib.capacity",
+        "perclib.train", "perclib.kernels", "perclib.novikoff", "perclib.statmech",
+        "perclib.margin_capacity")
+
+
+def _warm() -> None:
+    import importlib
+
+    for name in WARM:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    import numpy as np
+
+    import perclib
+
+    with contextlib.suppress(Exception):  # compile the perceptron's loop once
+        perclib.perceptron(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0]))
+
+
+def _serve_main() -> int:
+    """A check server: warm once, then one forked copy per check (a line of JSON each).
+
+    Each check runs in a child forked from the warm server, so it starts in
+    milliseconds with the imports done, and nothing it does reaches the next one.
+    """
+    _warm()
+    out = sys.__stdout__
+    for line in sys.stdin:
+        job = json.loads(line)
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the check's own process
+            os.close(read_end)
+            try:
+                verdict = run_check(job["check"], job["answer"], job["context"],
+                                    job.get("confine", ()), job.get("timeout", TIMEOUT),
+                                    job.get("stripped"))
+            except BaseException as error:  # noqa: BLE001 - the grader reports it
+                verdict = {"broken": f"{type(error).__name__}: {error}"}
+            data = (json.dumps(verdict) + "\n").encode()
+            while data:
+                data = data[os.write(write_end, data):]
+            os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as reply:
+            data = reply.read()
+        os.waitpid(pid, 0)
+        out.write(data.decode() or json.dumps({"broken": "the check's process died"}) + "\n")
+        out.flush()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m perclib.graded answer|check`` (the two processes of a graded check)."""
+    """``python -m perclib.graded answer|check|serve`` (the processes of a graded check)."""
     role = (argv if argv is not None else sys.argv[1:])[:1]
     if role == ["answer"]:
         return _answer_main()
     if role == ["check"]:
         return _check_main()
-    print("usage: python -m perclib.graded answer|check (JSON on stdin)", file=sys.stderr)
+    if role == ["serve"]:
+        return _serve_main()
+    print("usage: python -m perclib.graded answer|check|serve (JSON on stdin)", file=sys.stderr)
     return 2
 
 

@@ -33,14 +33,18 @@ Example
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib.util
 import json
+import queue
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +62,6 @@ AUTOGRADE = [
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
 HIDDEN = "### BEGIN HIDDEN TESTS"
-#: Where the stripped perclib is mounted in the answer's sandbox (and put on sys.path).
-ANSWER_ROOT = "/opt/graded"
 
 
 def answer_cell_id(check_id: str) -> str:
@@ -124,10 +126,15 @@ def confine_prefix(limits: Limits | None = None) -> list[str]:
     # The real perclib, wherever the interpreter could find it, is covered by the copy.
     for folder in _perclib_folders(bound):
         cmd += ["--ro-bind", "{perclib}/perclib", str(folder)]
-    cmd += ["--ro-bind", "{perclib}", ANSWER_ROOT, "--chdir", SCRATCH]
-    env = {"HOME": SCRATCH, "LANG": "C.UTF-8", "TMPDIR": "/tmp", "PYTHONPATH": ANSWER_ROOT,
+    # The copy at its own path (its compiled files name it), on sys.path.
+    cmd += ["--ro-bind", "{perclib}", "{perclib}", "--chdir", SCRATCH]
+    env = {"HOME": SCRATCH, "LANG": "C.UTF-8", "TMPDIR": "/tmp", "PYTHONPATH": "{perclib}",
            "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
            "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    cache = os.environ.get("PYTHONPYCACHEPREFIX")
+    if cache and Path(cache).is_dir():  # compiled files kept apart from the sources
+        cmd += ["--ro-bind", cache, cache]
+        env["PYTHONPYCACHEPREFIX"] = cache
     for key, value in env.items():
         cmd += ["--setenv", key, value]
     return cmd + ["--", *limits.prlimit_args()]
@@ -150,9 +157,42 @@ def stripped_copy(check: str) -> str:
     return _COPIES[names].name
 
 
+class _Server:
+    """A warm check server (``python -m perclib.graded serve``): forks one check per job."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "MPLBACKEND": "Agg"}
+        self.process = subprocess.Popen([sys.executable, "-m", "perclib.graded", "serve"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env=env)
+
+    def run(self, job: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(job) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"graded check server died: {self.process.stderr.read()[-2000:]}")
+        return json.loads(line)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+_SERVERS: queue.SimpleQueue[_Server] = queue.SimpleQueue()
+
+
+@atexit.register
+def _close_servers() -> None:
+    while not _SERVERS.empty():
+        _SERVERS.get().close()
+
+
 def graded_verdict(check: str, answer: str, context: list[str], *, confine: bool = True,
                    timeout: float = 300.0) -> dict[str, Any]:
-    """Run one graded check (``python -m perclib.graded check``); its verdict.
+    """Run one graded check in a fresh process forked from a warm server; its verdict.
 
     ``confine=False`` starts the answer's process without a sandbox (tests of the
     mechanism only: perclib's real files stay readable to it).
@@ -161,14 +201,15 @@ def graded_verdict(check: str, answer: str, context: list[str], *, confine: bool
         raise RuntimeError("graded checks need bwrap (apt-get install bubblewrap)")
     job = {"check": check, "answer": answer, "context": context, "timeout": timeout,
            "confine": confine_prefix() if confine else [], "stripped": stripped_copy(check)}
-    env = {**os.environ, "MPLBACKEND": "Agg"}
-    done = subprocess.run([sys.executable, "-m", "perclib.graded", "check"], input=json.dumps(job),
-                          capture_output=True, text=True, env=env, timeout=timeout + 60,
-                          check=False)
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        raise RuntimeError(f"graded check did not run: {done.stderr[-2000:]}")
-    return json.loads(lines[-1])
+    try:
+        server = _SERVERS.get_nowait()
+    except queue.Empty:
+        server = _Server()
+    verdict = server.run(job)
+    _SERVERS.put(server)
+    if "broken" in verdict:
+        raise RuntimeError(f"graded check did not run: {verdict['broken']}")
+    return verdict
 
 
 def exercises(cells: list[Any]) -> list[tuple[int, int]]:
@@ -191,21 +232,28 @@ def _source(cell: Any) -> str:
     return "".join(source) if isinstance(source, list) else source
 
 
-def notebook_verdicts(cells: list[Any], *, confine: bool = True,
-                      only: set[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Every exercise's graded verdict, keyed by the check's grade id."""
+def notebook_verdicts(cells: list[Any], *, confine: bool = True, only: set[str] | None = None,
+                      workers: int = 2) -> dict[str, dict[str, Any]]:
+    """Every exercise's graded verdict, keyed by the check's grade id.
+
+    ``only``: the check ids to run (all by default). Exercises run ``workers`` at a
+    time (each is two processes that mostly wait for each other).
+    """
     from perclib.graded import answer_context
 
-    verdicts = {}
+    jobs = {}
     for answer, check in exercises(cells):
         grade_id = cells[check]["metadata"]["nbgrader"]["grade_id"]
-        if only is not None and grade_id not in only:
-            continue
-        context = answer_context([_source(c) for c in cells[:answer] if c.get("cell_type") == "code"],
-                                 _source(cells[answer]))
-        verdicts[grade_id] = graded_verdict(_source(cells[check]), _source(cells[answer]),
-                                            context, confine=confine)
-    return verdicts
+        if only is None or grade_id in only:
+            context = answer_context([_source(c) for c in cells[:answer]
+                                      if c.get("cell_type") == "code"], _source(cells[answer]))
+            jobs[grade_id] = (_source(cells[check]), _source(cells[answer]), context)
+    for check, _, _ in jobs.values():
+        stripped_copy(check)  # made once, before the threads share them
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {grade_id: pool.submit(graded_verdict, *job, confine=confine)
+                   for grade_id, job in jobs.items()}
+        return {grade_id: future.result() for grade_id, future in futures.items()}
 
 
 try:  # nbgrader is the instructor's: the functions above work without it
@@ -222,23 +270,22 @@ class GradedChecks(NbGraderPreprocessor):  # type: ignore[misc,valid-type]
     confine = Bool(True, help="run each answer in its own bubblewrap sandbox").tag(config=True)
 
     def preprocess(self, nb, resources):  # noqa: D102 - nbconvert's
-        for answer, check in exercises(nb.cells):
+        failed_in_kernel = {
+            nb.cells[check].metadata.nbgrader.grade_id for _, check in exercises(nb.cells)
+            if any(o.get("output_type") == "error" for o in nb.cells[check].get("outputs", []))}
+        wanted = {nb.cells[check].metadata.nbgrader.grade_id for _, check in exercises(nb.cells)}
+        start = time.monotonic()
+        # a check that failed in the kernel has its zero already
+        verdicts = notebook_verdicts(nb.cells, confine=self.confine, only=wanted - failed_in_kernel)
+        for _, check in exercises(nb.cells):
             cell = nb.cells[check]
-            if any(o.get("output_type") == "error" for o in cell.get("outputs", [])):
-                continue  # zero already: the kernel's run failed
-            from perclib.graded import answer_context
-
-            start = time.monotonic()
-            context = answer_context([c.source for c in nb.cells[:answer] if c.cell_type == "code"],
-                                     nb.cells[answer].source)
-            verdict = graded_verdict(cell.source, nb.cells[answer].source, context,
-                                     confine=self.confine)
-            grade_id = cell.metadata.nbgrader.grade_id
-            self.log.info("graded check %s: %s in %.1f s", grade_id,
-                          "passed" if verdict["passed"] else "failed", time.monotonic() - start)
-            if not verdict["passed"]:
-                kind, message = verdict["error"]
-                text = (f"at grading (the answer in a process of its own): {message}")
-                cell.outputs.append(new_output("error", ename=kind, evalue=text,
-                                               traceback=[f"{kind}: {text}"]))
+            verdict = verdicts.get(cell.metadata.nbgrader.grade_id)
+            if verdict is None or verdict["passed"]:
+                continue
+            kind, message = verdict["error"]
+            text = f"at grading (the answer in a process of its own): {message}"
+            cell.outputs.append(new_output("error", ename=kind, evalue=text,
+                                           traceback=[f"{kind}: {text}"]))
+        self.log.info("graded checks: %d run, %d failed, %.1f s", len(verdicts),
+                      sum(not v["passed"] for v in verdicts.values()), time.monotonic() - start)
         return nb, resources

@@ -165,6 +165,10 @@ c.ExchangeFactory.collect = "coursetools.classroom.exchange.SafeCollect"
 # A check cell is "changed" only when it differs from what the student was given (nbgrader
 # compares with the source before its hidden tests were removed: a false alarm each time).
 c.Autograde.sanitize_preprocessors = {sanitize!r}
+# Each check that passed in the kernel runs again out of the answer's reach: the answer
+# cell as submitted in a sandboxed process of its own, without the functions the
+# exercise forbids (coursetools.classroom.graded, issue 50).
+c.Autograde.autograde_preprocessors = {autograde!r}
 '''
 
 
@@ -193,9 +197,10 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
     )
     if role == "instructor":
         from coursetools.classroom.autograde import SANITIZE  # imports nbgrader: only here
+        from coursetools.classroom.graded import AUTOGRADE
 
         text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
-                                        sanitize=SANITIZE)
+                                        sanitize=SANITIZE, autograde=AUTOGRADE)
     return text
 
 
