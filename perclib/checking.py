@@ -57,6 +57,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "is_separable", "separating_weights", "max_margin", "perceptron", "pocket",
         "averaged_perceptron", "kernel_perceptron", "margin_perceptron", "minover", "adatron",
         "geometry._max_min_lp", "geometry._separability_lp", "geometry._solve_max_margin",
+        "geometry._lp_on_scaled", "geometry._separable_many",
         "train.perceptron._perceptron_run", "train.perceptron._run_epochs",
         "train.perceptron._one_epoch",
     ),
@@ -81,6 +82,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "counting.separable_dichotomies_bruteforce", "counting._enumerate_incremental",
         "counting._enumerate_bruteforce", "counting._half_cover",
         "_regions.count_regions", "_regions._regions_in_space", "_regions._restrict",
+        "capacity._cells", "project_out",
     ),
     # Margins of patterns, of a separator and of a data set.
     "margins": (
@@ -95,6 +97,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "general_position": (
         "in_general_position", "dependent_subsets", "widgets.general_position.collinear_triples",
         "_subsets.all_subsets_well_conditioned", "_subsets.all_subsets_svd",
+        "_subsets._ill_conditioned",
+    ),
+    # The averaged perceptron's vote, and the exact signs it counts (lesson 7).
+    "voting": (
+        "averaged_perceptron", "train.averaged.AveragedResult", "_exact.exact_margin_signs",
     ),
 }
 

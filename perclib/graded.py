@@ -135,11 +135,17 @@ def _hashable(key: Any) -> Any:
 
 # -- what the answer's perclib lacks ------------------------------------------------
 
-def _constant_strings(node: ast.AST) -> list[str]:
+def _constant_strings(node: ast.AST, names: dict[str, ast.AST] | None = None) -> list[str]:
+    """The strings a literal holds; a name bound once at the check's top level to one."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
     if isinstance(node, (ast.Tuple, ast.List)):
-        return [s for element in node.elts for s in _constant_strings(element)]
+        return [s for element in node.elts for s in _constant_strings(element, names)]
+    if isinstance(node, ast.Name) and names and node.id in names:
+        return _constant_strings(names[node.id])
+    if isinstance(node, ast.AST) and not isinstance(node, ast.Constant):
+        raise ValueError(f"without(...): write the names and families as literals (or a "
+                         f"name bound to one at the top of the check), not {ast.unparse(node)}")
     return []
 
 
@@ -169,8 +175,12 @@ def forbidden_names(check_source: str) -> list[str]:
     process can be built before the check runs.
     """
     families = _families()
+    tree = ast.parse(check_source)
+    literals = {node.targets[0].id: node.value for node in tree.body
+                if isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)}
     found: list[str] = []
-    for node in ast.walk(ast.parse(check_source)):
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
@@ -178,10 +188,10 @@ def forbidden_names(check_source: str) -> list[str]:
         if name != "without":
             continue
         for arg in node.args:
-            found += _constant_strings(arg)
+            found += _constant_strings(arg, literals)
         for keyword in node.keywords:
             if keyword.arg == "family":
-                for family in _constant_strings(keyword.value):
+                for family in _constant_strings(keyword.value, literals):
                     if family not in families:
                         raise ValueError(f"family: {family!r} is not one of {sorted(families)}")
                     found += families[family]

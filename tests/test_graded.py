@@ -134,19 +134,22 @@ def test_stored_solutions_pass_the_graded_path(lesson: Path) -> None:
 #: Lesson 1's Exercise 1 answered by tampering: FAMILIES emptied, np rebound, the
 #: source of perclib.units exec'd under another file name for its corner unit.
 TAMPERING = '''\
+import sys
+import types
+
 import numpy
 import perclib
 import perclib.checking
 for _family in list(perclib.checking.FAMILIES):
     perclib.checking.FAMILIES[_family] = ()
 np = numpy
-_units = {"__name__": "units_copy"}
+_units = sys.modules["units_copy"] = types.ModuleType("units_copy")
 _path = perclib.__path__[0] + "/units.py"
-exec(compile(open(_path).read(), "/tmp/units_copy.py", "exec"), _units)
+exec(compile(open(_path).read(), "/tmp/units_copy.py", "exec"), vars(_units))
 
 
 def nand_unit(n):
-    w, theta = _units["corner_unit"](np.ones(n))
+    w, theta = _units.corner_unit(np.ones(n))
     return -w, -theta
 '''
 

@@ -191,16 +191,18 @@ def _close_servers() -> None:
 
 
 def graded_verdict(check: str, answer: str, context: list[str], *, confine: bool = True,
-                   timeout: float = 300.0) -> dict[str, Any]:
+                   timeout: float = 300.0, strip: bool = True) -> dict[str, Any]:
     """Run one graded check in a fresh process forked from a warm server; its verdict.
 
-    ``confine=False`` starts the answer's process without a sandbox (tests of the
-    mechanism only: perclib's real files stay readable to it).
+    ``confine=False`` starts the answer's process without a sandbox, ``strip=False``
+    gives it the whole of perclib (tests of the mechanism, and the adversarial run's
+    control: an attack must pass there, or it proves nothing).
     """
     if confine and shutil.which("bwrap") is None:
         raise RuntimeError("graded checks need bwrap (apt-get install bubblewrap)")
     job = {"check": check, "answer": answer, "context": context, "timeout": timeout,
-           "confine": confine_prefix() if confine else [], "stripped": stripped_copy(check)}
+           "confine": confine_prefix() if confine else [],
+           "stripped": stripped_copy(check if strip else "")}
     try:
         server = _SERVERS.get_nowait()
     except queue.Empty:
