@@ -204,3 +204,30 @@ def test_autograde_scores_a_tampering_answer_zero_and_the_solution_full(tmp_path
     assert any("exercise 1: correct" in o.get("text", "") for o in check.outputs), check.outputs
     errors = [o for o in check.outputs if o.output_type == "error"]
     assert errors and "at grading" in errors[0].evalue, check.outputs
+
+
+# -- the reviews' wrong answers, in the graded path --------------------------------
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_the_reviews_wrong_answers_fail_the_graded_path(lesson: Path) -> None:
+    """Each wrong answer of review turn 6 (in ``tests/lazy_answers``, labelled
+    "(review 6)") fails the graded check too, not only the check in the kernel."""
+    _need_bwrap()
+    sys.path.insert(0, str(ROOT / "tests"))
+    from exercise_audit import load_table
+
+    from coursetools.adversarial import _fill, exercises
+    from coursetools.classroom.graded import graded_verdict
+    from perclib.graded import answer_context
+
+    table = load_table(int(lesson.name[:2]))
+    passed = []
+    for exercise in exercises(lesson):
+        for attempt in table[exercise.grade_id.replace("-check", "-answer")]:
+            if "(review 6)" not in attempt.label:
+                continue
+            source = _fill(exercise, attempt.code)
+            verdict = graded_verdict(exercise.check, source, answer_context(exercise.before, source))
+            if verdict["passed"]:
+                passed.append(f"{exercise.grade_id}: {attempt.label}")
+    assert not passed, passed
