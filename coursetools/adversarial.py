@@ -349,7 +349,7 @@ def run(lessons: Sequence[Path], only: set[str] | None = None, families: Sequenc
                 for kind in ("cheats", "captures"):
                     bodies = getattr(exercise, kind)
                     ok = list(pool.map(lambda b, e=exercise: works(e, b), bodies))
-                    setattr(exercise, kind, [b for b, good in zip(bodies, ok) if good][:1])
+                    setattr(exercise, kind, [b for b, good in zip(bodies, ok, strict=True) if good][:1])
             for family in families:
                 jobs.append((f"{exercise.lesson}/{exercise.grade_id.split('-')[0]}", family,
                              exercise, attack(exercise, family)))

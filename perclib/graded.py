@@ -89,7 +89,7 @@ def encode(value: Any, depth: int = 0) -> Any:
         return {"__dict__": [[encode(k, depth + 1), encode(v, depth + 1)] for k, v in value.items()]}
     if kind is np.ndarray:
         items = value.ravel().tolist()
-        data = [encode(v, depth + 1) for v in items] if value.dtype == object else items
+        data = [encode(v, depth + 1) for v in items] if value.dtype.kind == "O" else items
         if value.dtype.kind == "c":
             data = [encode(complex(v), depth + 1) for v in items]
         return {"__ndarray__": value.dtype.str, "shape": list(value.shape), "data": data}
@@ -118,7 +118,7 @@ def decode(data: Any) -> Any:
     if "__ndarray__" in data:
         dtype = np.dtype(data["__ndarray__"])
         items = [decode(v) for v in data["data"]]
-        if dtype == object:
+        if dtype.kind == "O":
             array = np.empty(len(items), dtype=object)
             array[:] = items
         else:
@@ -387,6 +387,7 @@ def _answer_main() -> int:
     job = json.loads(requests.readline())
     try:
         import numpy  # noqa: F401 - the lesson's own import, checked before the answer
+
         import perclib  # noqa: F401
     except Exception as error:  # the copy itself is broken: the course's fault
         send({"broken": f"{type(error).__name__}: {error}"})

@@ -95,9 +95,7 @@ def test_the_stripped_perclib_lacks_the_functions_and_their_code(tmp_path) -> No
 
 def test_the_answer_sandbox_sees_only_the_stripped_copy() -> None:
     _need_bwrap()
-    from coursetools.classroom.graded import graded_verdict
-
-    from coursetools.classroom.graded import _perclib_folders
+    from coursetools.classroom.graded import _perclib_folders, graded_verdict
 
     real = [str(p) for p in _perclib_folders([Path("/")])] + ["/work/main/perclib"]
     probe = ("import os, socket, perclib\n"

@@ -37,8 +37,8 @@ import atexit
 import contextlib
 import importlib.util
 import json
-import queue
 import os
+import queue
 import shutil
 import subprocess
 import sys
