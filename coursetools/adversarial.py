@@ -108,11 +108,14 @@ def _fill(exercise: Exercise, body: str) -> str:
     return fill_stub(exercise.stub, body)
 
 
-_FROM_PERCLIB = re.compile(r"^(?P<indent>[ \t]*)from perclib import (?P<names>[\w ,]+)$", re.M)
+_FROM_PERCLIB = re.compile(
+    r"^(?P<indent>[ \t]*)from perclib(?P<sub>(?:\.\w+)*) import (?P<names>[\w ,]+)$", re.M)
 
 
-def _perclib_imports(code: str) -> list[str]:
-    return [n.strip() for m in _FROM_PERCLIB.finditer(code) for n in m["names"].split(",")]
+def _perclib_imports(code: str) -> dict[str, str]:
+    """Each name a cheat imports from perclib -> the perclib name to locate it by."""
+    return {n.strip(): (m["sub"][1:] + "." if m["sub"] else "") + n.strip()
+            for m in _FROM_PERCLIB.finditer(code) for n in m["names"].split(",")}
 
 
 def _replace_imports(code: str, template: str) -> str:
@@ -276,7 +279,7 @@ def attack(exercise: Exercise, family: str) -> str | None:
     if family in ("decoy", "module-copy", "source-exec"):
         if cheat is None:
             return None
-        names = {n: _module_of(n) for n in _perclib_imports(cheat)}
+        names = {n: _module_of(full) for n, full in _perclib_imports(cheat).items()}
         if not names:
             return None
         prelude = {"decoy": PRELUDE_DECOY, "module-copy": PRELUDE_COPY,
