@@ -22,7 +22,20 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from coursetools.classroom.graded import exercises, notebook_verdicts  # noqa: E402
+from coursetools.classroom.graded import exercises, graded_verdict, notebook_verdicts  # noqa: E402
+
+WARM_CHECK = "x = f()\n### BEGIN HIDDEN TESTS\n### END HIDDEN TESTS\n"
+
+
+def warm_up(confine: bool) -> float:
+    """Start the two check servers (once per autograde run): their start-up time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    start = time.monotonic()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda _: graded_verdict(WARM_CHECK, "def f():\n    return 1\n", [],
+                                               confine=confine), range(2)))
+    return time.monotonic() - start
 
 
 def kernel_seconds(lesson: Path) -> dict[str, float]:
@@ -43,6 +56,7 @@ def main(argv: list[str]) -> int:
     confine = "--unconfined" not in argv
     lessons = [Path(a) for a in argv if a.endswith(".ipynb")] or sorted(
         p for p in (ROOT / "notebooks").glob("0[1-9]_*.ipynb"))
+    print(f"check servers started (once per autograde run): {warm_up(confine):.1f} s\n")
     print("| exercise | check in the kernel (s) | graded path (s) | graded, one at a time (s) |")
     print("|---|---|---|---|")
     for lesson in lessons:
