@@ -57,6 +57,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "is_separable", "separating_weights", "max_margin", "perceptron", "pocket",
         "averaged_perceptron", "kernel_perceptron", "margin_perceptron", "minover", "adatron",
         "geometry._max_min_lp", "geometry._separability_lp", "geometry._solve_max_margin",
+        "geometry._lp_on_scaled", "geometry._separable_many",
         "train.perceptron._perceptron_run", "train.perceptron._run_epochs",
         "train.perceptron._one_epoch", "train._pyloop.epoch", "train._pyloop.scalar_epoch",
     ),
@@ -84,6 +85,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "_regions.count_regions", "_regions._regions_in_space", "_regions._restrict",
         "_regions.count_regions_with_work", "_regions.closed_form_regions",
         "_cube.cube_threshold_functions", "_cube.points_off_the_cube_arrangement",
+        "capacity._cells", "project_out",
     ),
     # Margins of patterns, of a separator and of a data set.
     "margins": (
@@ -98,6 +100,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "general_position": (
         "in_general_position", "dependent_subsets", "widgets.general_position.collinear_triples",
         "_subsets.all_subsets_well_conditioned", "_subsets.all_subsets_svd",
+        "_subsets._ill_conditioned",
+    ),
+    # The averaged perceptron's vote, and the exact signs it counts (lesson 7).
+    "voting": (
+        "averaged_perceptron", "_exact.exact_margin_signs",  # AveragedResult.vote calls it
     ),
 }
 

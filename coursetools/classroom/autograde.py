@@ -47,10 +47,13 @@ SANITIZE = [
 NEUTRALISE = "coursetools.classroom.student_html.NeutraliseStudentHTML"
 #: Alt text on every figure of an HTML page (``coursetools.classroom.alt_text``).
 ALT_TEXT = "coursetools.classroom.alt_text.FigureAltText"
-#: ``Autograde.autograde_preprocessors``: nbgrader's list, then the student's HTML made
-#: passive, so that the stored autograded notebook (formgrader, feedback) carries none.
+#: ``Autograde.autograde_preprocessors``: nbgrader's list with the graded checks after
+#: Execute (each check that passed in the kernel runs again out of the answer's reach,
+#: ``coursetools.classroom.graded``), then the student's HTML made passive, so that the
+#: stored autograded notebook (formgrader, feedback) carries none.
 AUTOGRADE = [
     "nbgrader.preprocessors.Execute",
+    "coursetools.classroom.graded.GradedChecks",
     "nbgrader.preprocessors.IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor",
     "nbgrader.preprocessors.LimitOutput",

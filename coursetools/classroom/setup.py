@@ -175,9 +175,12 @@ c.ExchangeFactory.collect = "coursetools.classroom.exchange.SafeCollect"
 # A check cell is "changed" only when it differs from what the student was given (nbgrader
 # compares with the source before its hidden tests were removed: a false alarm each time).
 c.Autograde.sanitize_preprocessors = {sanitize!r}
-# A student's HTML never runs in the instructor's browser: autograde stores the notebook
-# with its HTML made passive, and every HTML page the instructor's Jupyter renders from a
-# notebook (the formgrader's grading pages, the feedback) makes it passive again.
+# Each check that passed in the kernel runs again out of the answer's reach: the answer
+# cell as submitted in a sandboxed process of its own, without the functions the
+# exercise forbids (coursetools.classroom.graded, issue 50). A student's HTML never runs
+# in the instructor's browser: autograde stores the notebook with its HTML made passive,
+# and every HTML page the instructor's Jupyter renders from a notebook (the formgrader's
+# grading pages, the feedback) makes it passive again.
 c.Autograde.autograde_preprocessors = {autograde!r}
 # and every figure there has the alt text the course's site gives it.
 c.HTMLExporter.preprocessors = [{neutralise!r}, {alt_text!r}]

@@ -251,3 +251,13 @@ ATTEMPTS["ex3-answer"] += [
             "if w @ inside - theta < 1e-9 * np.linalg.norm(w) * np.linalg.norm(inside):\n"
             "    w, theta = -w, -theta\nreturn w, theta"),
 ]
+
+# Review turn 6 (issue 50): the side decided by w.(inside - p), silent at near-ties on
+# generic lines (the field w.inside - theta rounds to 0 or below).
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: the side decided by w.(inside - p) (review 6)",
+            "p, q, inside = (np.asarray(v, dtype=float) for v in (p, q, inside))\n"
+            "d = q - p\nw = np.array([-d[1], d[0]])\n"
+            "if w @ (inside - p) < 0:\n    w = -w\n"
+            "return w, float(w @ p)"),
+]

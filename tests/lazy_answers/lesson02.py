@@ -236,3 +236,10 @@ ATTEMPTS["ex5-answer"] += [
     Attempt("wrong: all ones plus noise of relative size 1e-11",
             "return 1 + 1e-11 * np.random.default_rng(0).random(2**n)"),
 ]
+
+# Review turn 6 (issue 50): a cubic term too small to see near the corners.
+ATTEMPTS["ex2-answer"] += [
+    Attempt("edge: (x1 - x2)^2 + 1e-12 x1^3, not of degree 2 (review 6)",
+            "X = np.asarray(X, dtype=float)\n"
+            "return (X[:, 0] - X[:, 1]) ** 2 + 1e-12 * X[:, 0] ** 3"),
+]

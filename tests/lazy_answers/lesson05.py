@@ -320,3 +320,56 @@ ATTEMPTS["ex5-answer"] += [
             "J = np.array([[1.0, 1e-170, 0.0], [-1e-170, 1.0, 1e-170], [0.0, -1e-170, 1.0]])\n"
             "y = np.array([1.0, -1.0, 1.0])\nreturn y[:, None] * J, y"),
 ]
+
+# Review turn 6 (issue 50): tolerances below the edges the checks held back before.
+_LOOP = """X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+w, indices = np.zeros(X.shape[1]), []
+for _ in range(max_epochs):
+    clean = True
+    for mu in range(len(X)):
+        if {test}:
+            w = w + (eta * y[mu]) * X[mu]
+            indices.append(mu)
+            clean = False
+    if clean:
+        break
+return w, indices"""
+_EXACT = """import math
+X = [[{convert} for v in row] for row in X]
+y = [Fraction(v) for v in y]
+eta = Fraction(eta)
+w, indices = [Fraction(0)] * len(X[0]), []
+for _ in range(max_epochs):
+    clean = True
+    for mu, (x, t) in enumerate(zip(X, y)):
+        if {test} <= 0:
+            w = [a + eta * t * b for a, b in zip(w, x)]
+            indices.append(mu)
+            clean = False
+    if clean:
+        break
+return indices, w"""
+ATTEMPTS["ex1-answer"] += [
+    Attempt("edge: a relative tolerance 1e-16 |w| |x| in the mistake test (review 6)",
+            _LOOP.format(test="y[mu] * (X[mu] @ w) <= 1e-16 * np.linalg.norm(w) "
+                              "* np.linalg.norm(X[mu])")),
+    Attempt("edge: an absolute tolerance 1e-250 in the mistake test (review 6)",
+            _LOOP.format(test="y[mu] * (X[mu] @ w) <= 1e-250")),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: exact weights, the mistake test a float fsum (review 6)",
+            _EXACT.format(convert="Fraction(v)", test="float(t) * math.fsum(float(a) * float(b) "
+                                                      "for a, b in zip(w, x))")),
+    Attempt("edge: inputs through limit_denominator(10**15) (review 6)",
+            _EXACT.format(convert="Fraction(v).limit_denominator(10**15)",
+                          test="t * sum(a * b for a, b in zip(w, x))")),
+]
+ATTEMPTS["ex5-answer"] += [
+    Attempt("wrong: the rows times 1e7, the third times 1e7 + 1 (lengths differ) (review 6)",
+            "J = np.array([[1.0, 2.0, 2.0], [2.0, 1.0, -2.0], [2.0, -2.0, 1.0]])\n"
+            "J = J * np.array([[1e7], [1e7], [1e7 + 1]])\n"
+            "y = np.array([1.0, -1.0, 1.0])\nreturn y[:, None] * J, y"),
+    Attempt("wrong: z3 orthogonal to z1 + z2 only (review 6)",
+            "J = np.array([[1.0, 2.0, 2.0], [2.0, 1.0, -2.0], [19999.0, -19999.0, 10004.0]])\n"
+            "y = np.array([1.0, -1.0, 1.0])\nreturn y[:, None] * J, y"),
+]

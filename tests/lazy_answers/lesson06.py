@@ -154,3 +154,16 @@ ATTEMPTS["ex3-answer"] += [
             "    nu = int(np.flatnonzero(h <= h.min() + tol)[0])\n"
             "    chosen.append(nu)\n    w = w + y[nu] * X[nu]\nreturn chosen, w"),
 ]
+
+# Review turn 6 (issue 50): ties within a tolerance relative to the largest stability.
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: minima tied within 1e-16 max|h| (review 6)",
+            "X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)\n"
+            "w, chosen = np.zeros(X.shape[1]), []\n"
+            "for _ in range(steps):\n"
+            "    h = y * (X @ w)\n"
+            "    nu = int(np.flatnonzero(h <= h.min() + 1e-16 * np.abs(h).max())[0])\n"
+            "    chosen.append(nu)\n"
+            "    w = w + y[nu] * X[nu]\n"
+            "return chosen, w"),
+]

@@ -38,3 +38,14 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "return np.where(np.where(P > 0, 1, -1) @ c > 0, 1, -1)"),
     ],
 }
+
+# Review turn 6 (issue 50): ballots with a tolerance.
+ATTEMPTS["ex1-answer"] += [
+    Attempt("edge: a ballot is +1 only when w.z > 1e-30 (review 6)",
+            "ballots = np.where(Z @ W.T > 1e-30, 1, -1)\n"
+            "return np.where(ballots @ c > 0, 1, -1)"),
+    Attempt("edge: a ballot is +1 only when w.z > 1e-15 |w| |z| (review 6)",
+            "size = np.outer(np.linalg.norm(Z, axis=1), np.linalg.norm(W, axis=1))\n"
+            "ballots = np.where(Z @ W.T > 1e-15 * size, 1, -1)\n"
+            "return np.where(ballots @ c > 0, 1, -1)"),
+]

@@ -324,3 +324,46 @@ ATTEMPTS["ex3-answer"] += [
     Attempt("edge: a mistake within an absolute 1e-20 (wrong for G times 1e-25)",
             _AVERAGED_WITHIN.format(tolerance="1e-20")),
 ]
+
+# Review turn 6 (issue 50): the cross term by polarisation, and tolerances in the
+# mistake test of the dual runs.
+_DUAL = """alpha = np.zeros(len(y), dtype=int)
+updates = []
+for _ in range(max_epochs):
+    clean = True
+    for i in range(len(y)):
+        terms = alpha * y * G[:, i]
+        if {test}:
+            alpha[i] += 1
+            updates.append(i)
+            clean = False
+    if clean:
+        break
+return alpha, updates"""
+_AVERAGED = """P = len(y)
+alpha = np.zeros(P)
+total = np.zeros(P)
+for _ in range(epochs):
+    for i in range(P):
+        terms = alpha * y * G[:, i]
+        if {test}:
+            alpha[i] += 1
+        total += alpha
+return total / (epochs * P)"""
+_RELATIVE = "y[i] * np.sum(terms) <= 1e-16 * np.sum(np.abs(terms))"
+_ABSOLUTE = "y[i] * np.sum(terms) <= 1e-300"
+ATTEMPTS["ex1-answer"] += [
+    Attempt("edge: the cross term by polarisation, ((x1 + x2)^2 - x1^2 - x2^2) / sqrt(2) "
+            "(review 6)",
+            "x1, x2 = X[:, 0], X[:, 1]\n"
+            "return np.column_stack([x1**2, ((x1 + x2)**2 - x1**2 - x2**2) / np.sqrt(2), x2**2])"),
+]
+ATTEMPTS["ex2-answer"] += [
+    Attempt("edge: a relative tolerance 1e-16 sum|alpha y G| (review 6)", _DUAL.format(test=_RELATIVE)),
+    Attempt("edge: an absolute tolerance 1e-300 (review 6)", _DUAL.format(test=_ABSOLUTE)),
+]
+ATTEMPTS["ex3-answer"] += [
+    Attempt("edge: a relative tolerance 1e-16 sum|alpha y G| (review 6)",
+            _AVERAGED.format(test=_RELATIVE)),
+    Attempt("edge: an absolute tolerance 1e-300 (review 6)", _AVERAGED.format(test=_ABSOLUTE)),
+]

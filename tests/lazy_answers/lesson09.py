@@ -146,3 +146,11 @@ ATTEMPTS["ex1-answer"] += [
             "half = np.arctan2(np.linalg.norm(u - v), np.linalg.norm(u + v))\n"
             "return round(float(2 * half / np.pi), 10)"),
 ]
+
+# Review turn 6 (issue 50): the small-alpha asymptote used below alpha = 0.17.
+ATTEMPTS["ex2-answer"] += [
+    Attempt("edge: the asymptote sqrt(1/alpha - 1) below alpha = 0.17 (review 6)",
+            "if alpha >= 2:\n    return 0.0\n"
+            "if alpha < 0.17:\n    return float(np.sqrt(1 / alpha - 1))\n"
+            "return brentq(lambda k: gardner_capacity(k) - alpha, 0.0, 50.0, xtol=1e-12)"),
+]

@@ -1,0 +1,285 @@
+"""Autograde's graded checks: each exercise checked again, out of the answer's reach.
+
+nbgrader's autograde runs the whole submission in one kernel (the grading sandbox):
+the check of an exercise runs after the student's answer, in the namespace the answer
+has shaped. A check there is feedback, not proof (issue 50). After nbgrader's
+``Execute``, :class:`GradedChecks` takes every autograded check cell that passed in the
+kernel and runs it again with :func:`perclib.graded.run_check`:
+
+* the **check process** (``python -m perclib.graded check``, started here, as the
+  grader) runs the check cell as the instructor wrote it (nbgrader has put the locked
+  cell back), with the real perclib;
+* the **answer process** it starts runs the answer cell *as submitted* (the source in
+  the notebook file, never the kernel's state) in its own bubblewrap sandbox: no
+  network, no course folder, the grading sandbox's limits, and a ``perclib`` with the
+  check's forbidden functions deleted from its source, mounted over every folder the
+  real one lives in. Only plain data (JSON) crosses between the two.
+
+A check that fails there gets an error output, so nbgrader's ``SaveAutoGrades`` gives
+the cell 0 points; the kernel's own run is kept above it. The kernel never learns it is
+being graded: nothing in it decides the grade.
+
+``setup`` puts it after ``Execute`` in ``Autograde.autograde_preprocessors``
+(:data:`AUTOGRADE`). By hand, in an ``nbgrader_config.py``::
+
+    from coursetools.classroom.autograde import AUTOGRADE
+    c.Autograde.autograde_preprocessors = AUTOGRADE
+
+Example
+-------
+>>> answer_cell_id("ex3-check")
+'ex3-answer'
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import importlib.util
+import json
+import os
+import queue
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from coursetools.classroom.sandbox import ETC_FILES, SCRATCH, Limits, _inside, link_chain
+from perclib.classroom import KEY_VARIABLE
+
+HIDDEN = "### BEGIN HIDDEN TESTS"
+
+
+def answer_cell_id(check_id: str) -> str:
+    return check_id.removesuffix("-check") + "-answer"
+
+
+def _python_mounts() -> list[Path]:
+    """The interpreter and its libraries: the venv, its base, the executable's folder."""
+    roots = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
+    roots |= {p.resolve() for p in roots}
+    return sorted(p for p in roots if p.exists() and p != Path("/"))
+
+
+def _perclib_folders(mounted: list[Path]) -> list[Path]:
+    """Every folder named perclib the answer's interpreter could import, among ``mounted``."""
+    found = set()
+    spec = importlib.util.find_spec("perclib")
+    if spec is not None and spec.submodule_search_locations:
+        found |= {Path(p).resolve() for p in spec.submodule_search_locations}
+    for entry in sys.path:
+        candidate = Path(entry or ".") / "perclib"
+        if candidate.is_dir():
+            found.add(candidate.resolve())
+    for root in mounted:
+        for site in root.glob("lib/python3*/site-packages/perclib"):
+            found.add(site.resolve())
+    return sorted(p for p in found if any(_inside(p, m) for m in mounted))
+
+
+def confine_prefix(limits: Limits | None = None) -> list[str]:
+    """The bubblewrap command that confines the answer's process.
+
+    ``{perclib}`` stands for the folder that holds the stripped copy (filled in by the
+    check's process, which builds it).
+    """
+    limits = limits or Limits(wall_seconds=600)
+    cmd = [
+        "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--uid", "65534", "--gid", "65534",
+        "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
+        "--proc", "/proc", "--dev", "/dev",
+        "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
+        "--size", str(limits.scratch_bytes), "--tmpfs", SCRATCH,
+        "--ro-bind", "/usr", "/usr",
+    ]
+    for link in ("bin", "lib", "lib64", "sbin"):
+        target = Path("/") / link
+        if target.is_symlink():
+            cmd += ["--symlink", os.readlink(target), str(target)]
+        elif target.is_dir():
+            cmd += ["--ro-bind", str(target), str(target)]
+    for name in ETC_FILES:
+        cmd += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    bound = [Path("/usr")]
+    for path in _python_mounts():
+        if not any(_inside(path, b) for b in bound):
+            cmd += ["--ro-bind", str(path), str(path)]
+            bound.append(path)
+    for start in (Path(sys.prefix), Path(sys.executable)):
+        for link, target in link_chain(start):
+            if not any(_inside(link, b) for b in bound):
+                cmd += ["--symlink", str(target), str(link)]
+    # The real perclib, wherever the interpreter could find it, is covered by the copy.
+    for folder in _perclib_folders(bound):
+        cmd += ["--ro-bind", "{perclib}/perclib", str(folder)]
+    # The copy at its own path (its compiled files name it), on sys.path.
+    cmd += ["--ro-bind", "{perclib}", "{perclib}", "--chdir", SCRATCH]
+    env = {"HOME": SCRATCH, "LANG": "C.UTF-8", "TMPDIR": "/tmp", "PYTHONPATH": "{perclib}",
+           "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg",
+           "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    cache = os.environ.get("PYTHONPYCACHEPREFIX")
+    if cache and Path(cache).is_dir():  # compiled files kept apart from the sources
+        cmd += ["--ro-bind", cache, cache]
+        env["PYTHONPYCACHEPREFIX"] = cache
+    for key, value in env.items():
+        cmd += ["--setenv", key, value]
+    return cmd + ["--", *limits.prlimit_args()]
+
+
+_COPIES: dict[tuple[str, ...], tempfile.TemporaryDirectory] = {}
+
+
+def stripped_copy(check: str) -> str:
+    """The folder holding perclib without the check's forbidden functions, made once
+    per set of names while the grader runs (every submission of a class shares it)."""
+    from perclib.graded import forbidden_names, strip_perclib
+
+    names = tuple(forbidden_names(check))
+    if names not in _COPIES:
+        folder = tempfile.TemporaryDirectory(prefix="graded-perclib-")
+        os.chmod(folder.name, 0o755)  # the sandbox's user reads it
+        strip_perclib(names, Path(folder.name))
+        _COPIES[names] = folder
+    return _COPIES[names].name
+
+
+class _Server:
+    """A warm check server (``python -m perclib.graded serve``): forks one check per job."""
+
+    def __init__(self) -> None:
+        env = {**os.environ, "MPLBACKEND": "Agg"}
+        self.process = subprocess.Popen([sys.executable, "-m", "perclib.graded", "serve"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, env=env)
+
+    def run(self, job: dict[str, Any]) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(job) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"graded check server died: {self.process.stderr.read()[-2000:]}")
+        return json.loads(line)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+_SERVERS: queue.SimpleQueue[_Server] = queue.SimpleQueue()
+
+
+@atexit.register
+def _close_servers() -> None:
+    while not _SERVERS.empty():
+        _SERVERS.get().close()
+
+
+def graded_verdict(check: str, answer: str, context: list[str], *, confine: bool = True,
+                   timeout: float = 300.0, strip: bool = True) -> dict[str, Any]:
+    """Run one graded check in a fresh process forked from a warm server; its verdict.
+
+    ``confine=False`` starts the answer's process without a sandbox, ``strip=False``
+    gives it the whole of perclib (tests of the mechanism, and the adversarial run's
+    control: an attack must pass there, or it proves nothing).
+    """
+    if confine and shutil.which("bwrap") is None:
+        raise RuntimeError("graded checks need bwrap (apt-get install bubblewrap)")
+    job = {"check": check, "answer": answer, "context": context, "timeout": timeout,
+           "confine": confine_prefix() if confine else [],
+           "stripped": stripped_copy(check if strip else ""),
+           # the graded student's key, set by StudentKey before the kernel ran (own numbers)
+           "student_key": os.environ.get(KEY_VARIABLE)}
+    try:
+        server = _SERVERS.get_nowait()
+    except queue.Empty:
+        server = _Server()
+    verdict = server.run(job)
+    _SERVERS.put(server)
+    if "broken" in verdict:
+        raise RuntimeError(f"graded check did not run: {verdict['broken']}")
+    return verdict
+
+
+def exercises(cells: list[Any]) -> list[tuple[int, int]]:
+    """(answer index, check index) of every autograded check with hidden tests."""
+    index = {c.get("metadata", {}).get("nbgrader", {}).get("grade_id"): i
+             for i, c in enumerate(cells)}
+    pairs = []
+    for i, cell in enumerate(cells):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution") \
+                and HIDDEN in _source(cell):
+            answer = index.get(answer_cell_id(meta.get("grade_id", "")))
+            if answer is not None and answer < i:
+                pairs.append((answer, i))
+    return pairs
+
+
+def _source(cell: Any) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else source
+
+
+def notebook_verdicts(cells: list[Any], *, confine: bool = True, only: set[str] | None = None,
+                      workers: int = 2) -> dict[str, dict[str, Any]]:
+    """Every exercise's graded verdict, keyed by the check's grade id.
+
+    ``only``: the check ids to run (all by default). Exercises run ``workers`` at a
+    time (each is two processes that mostly wait for each other).
+    """
+    from perclib.graded import answer_context
+
+    jobs = {}
+    for answer, check in exercises(cells):
+        grade_id = cells[check]["metadata"]["nbgrader"]["grade_id"]
+        if only is None or grade_id in only:
+            context = answer_context([_source(c) for c in cells[:answer]
+                                      if c.get("cell_type") == "code"], _source(cells[answer]))
+            jobs[grade_id] = (_source(cells[check]), _source(cells[answer]), context)
+    for check, _, _ in jobs.values():
+        stripped_copy(check)  # made once, before the threads share them
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = {grade_id: pool.submit(graded_verdict, *job, confine=confine)
+                   for grade_id, job in jobs.items()}
+        return {grade_id: future.result() for grade_id, future in futures.items()}
+
+
+try:  # nbgrader is the instructor's: the functions above work without it
+    from nbformat.v4 import new_output
+    from nbgrader.preprocessors import NbGraderPreprocessor
+    from traitlets import Bool
+except ImportError:  # pragma: no cover
+    NbGraderPreprocessor = object  # type: ignore[assignment,misc]
+
+
+class GradedChecks(NbGraderPreprocessor):  # type: ignore[misc,valid-type]
+    """After Execute: a check that passed in the kernel runs again out of its reach."""
+
+    confine = Bool(True, help="run each answer in its own bubblewrap sandbox").tag(config=True)
+
+    def preprocess(self, nb, resources):  # noqa: D102 - nbconvert's
+        failed_in_kernel = {
+            nb.cells[check].metadata.nbgrader.grade_id for _, check in exercises(nb.cells)
+            if any(o.get("output_type") == "error" for o in nb.cells[check].get("outputs", []))}
+        wanted = {nb.cells[check].metadata.nbgrader.grade_id for _, check in exercises(nb.cells)}
+        start = time.monotonic()
+        # a check that failed in the kernel has its zero already
+        verdicts = notebook_verdicts(nb.cells, confine=self.confine, only=wanted - failed_in_kernel)
+        for _, check in exercises(nb.cells):
+            cell = nb.cells[check]
+            verdict = verdicts.get(cell.metadata.nbgrader.grade_id)
+            if verdict is None or verdict["passed"]:
+                continue
+            kind, message = verdict["error"]
+            text = f"at grading (the answer in a process of its own): {message}"
+            cell.outputs.append(new_output("error", ename=kind, evalue=text,
+                                           traceback=[f"{kind}: {text}"]))
+        self.log.info("graded checks: %d run, %d failed, %.1f s", len(verdicts),
+                      sum(not v["passed"] for v in verdicts.values()), time.monotonic() - start)
+        return nb, resources
