@@ -62,10 +62,10 @@ from coursetools.site.page_weight import first_load_bytes
 from coursetools.shared.players.a11y import figure_data_table
 from coursetools.shared.players.assets import PLAYER_CSS, PLAYER_JS
 from coursetools.shared.roles import cell_role
-from coursetools.site.build import questions as site_questions
+from coursetools.site import questions as site_questions
 from coursetools.site.safety import PageCheck, cell_label, refuse_unsafe
 from coursetools.site.a11y import A11Y_CSS, A11Y_JS, names_match_labels, sidebar_landmark
-from coursetools.site.build.incremental import BUILD_SUBDIR, copy_for_editing, sync_tree
+from coursetools.site.incremental import BUILD_SUBDIR, copy_for_editing, sync_tree
 from perclib.plotting import FIGURE_DATA_MIME
 
 DEFAULT_OUT = "site"
@@ -719,7 +719,7 @@ def run_sphinx(src: Path, out: Path, doctrees: Path, *, pages: int,
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-j", "auto", "-N",
            "-d", str(doctrees), str(src), str(out)]
     env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
-    started = time.time()
+    before = {p.name: p.stat().st_mtime_ns for p in doctrees.glob("*.doctree")}
     with tempfile.TemporaryFile(mode="w+") as errors:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errors, text=True, env=env)
         with progress(total=2 * pages, desc="site pages", unit="page", enabled=show_progress) as bar:
@@ -734,7 +734,7 @@ def run_sphinx(src: Path, out: Path, doctrees: Path, *, pages: int,
         if proc.wait() != 0:
             raise CourseToolsError(f"sphinx-build failed:\n{stderr[-4000:]}")
     # A page read again has a new doctree (parallel Sphinx prints ranges, not names).
-    read = [p.stem for p in doctrees.glob("*.doctree") if p.stat().st_mtime >= started - 1]
+    read = [p.stem for p in doctrees.glob("*.doctree") if before.get(p.name) != p.stat().st_mtime_ns]
     return stderr, sorted(read)
 
 

@@ -1,6 +1,6 @@
 /* Self-check questions on the course website (coursetools.site.questions builds the markup).
    No kernel: the page holds no answer. Each instance carries a salt and SHA-256 hashes of
-   the responses the page must recognise, in a canonical form (coursetools.site.build.answers);
+   the responses the page must recognise, in a canonical form (coursetools.site.answers);
    the reason shown with a right answer and each aimed hint are sealed with a key that only
    the response they are for gives. "Show answer" fetches the lesson's answers file, on
    click only. The rules are those of perclib.questions.Question.check; the tests compare.
