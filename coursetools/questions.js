@@ -179,7 +179,7 @@
   function Question(root, progress) {
     this.root = root; this.progress = progress;
     this.instances = decode(root.getAttribute("data-q"));
-    this.k = 0; this.wrong = 0;
+    this.k = 0; this.wrong = 0; this.shown = false;
     this.id = root.getAttribute("data-id");
     this.prompt = root.querySelector(".qz-prompt");
     this.form = root.querySelector(".qz-form");
@@ -249,15 +249,20 @@
     if (result.counted && !result.correct) this.wrong += 1;
     this.say((result.correct ? "✓ " : result.counted ? "✗ " : "") + result.message,
       result.correct ? "qz-right" : result.counted ? "qz-wrong" : "");
-    if (result.correct) { this.progress.solve(this.id); this.markSolved(); }
+    /* How it was found: 1 at the first try, 2 after hints, 3 after "Show answer". */
+    if (result.correct) {
+      this.progress.solve(this.id, this.shown ? 3 : this.wrong ? 2 : 1);
+      this.markSolved();
+    }
   };
   Question.prototype.onShow = function () {
     var q = this.q(), s = q.s || (q.s = decode(q.secret));
+    this.shown = true;
     this.say("Answer: " + s.shown + ". " + s.why, "qz-shown");
   };
   Question.prototype.onAnother = function () {
     this.k = (this.k + 1) % this.instances.length;
-    this.wrong = 0;
+    this.wrong = 0; this.shown = false;
     this.render(true);
     this.say("A new instance of the question.", "");
     var first = this.field.querySelector("input");
@@ -270,15 +275,26 @@
   /* ---------------------------------------------------------------- progress */
   function Progress(stem) { this.stem = stem; }
   Progress.prototype.solved = function (id) { var s = load()[this.stem] || {}; return !!s[id]; };
-  Progress.prototype.solve = function (id) {
-    var all = load(); all[this.stem] = all[this.stem] || {}; all[this.stem][id] = 1; save(all); this.show();
+  /* A question's record is how it was first got right (the best of the reader's runs):
+     1 at the first try, 2 after hints, 3 after "Show answer". */
+  Progress.prototype.solve = function (id, how) {
+    var all = load(), s = all[this.stem] = all[this.stem] || {};
+    s[id] = s[id] ? Math.min(s[id], how) : how; save(all); this.show();
   };
-  Progress.prototype.count = function () {
-    var s = load()[this.stem] || {}, ids = this.ids || [];
-    return ids.filter(function (id) { return s[id]; }).length;
-  };
+  function tally(s, ids) {
+    var t = { right: 0, first: 0, hints: 0, shown: 0 };
+    (ids || Object.keys(s)).forEach(function (id) {
+      var v = s[id]; if (!v) return;
+      t.right += 1; if (v === 1) t.first += 1; else if (v === 2) t.hints += 1; else t.shown += 1;
+    });
+    return t;
+  }
+  Progress.prototype.count = function () { return tally(load()[this.stem] || {}, this.ids).right; };
   Progress.prototype.show = function () {
-    if (this.line) this.line.textContent = "Self-check questions answered right: " + this.count() + " of " + this.ids.length + ".";
+    if (!this.line) return;
+    var t = tally(load()[this.stem] || {}, this.ids);
+    this.line.textContent = "Self-check questions answered right: " + t.right + " of " + this.ids.length +
+      " (at the first try " + t.first + ", after hints " + t.hints + ", after Show answer " + t.shown + ").";
   };
 
   function lessonPage(roots) {
@@ -304,8 +320,9 @@
     function refresh() {
       var all = load();
       badges.forEach(function (b) {
-        var s = all[b.stem] || {}, n = Object.keys(s).length;
-        b.el.textContent = " (self-check: " + Math.min(n, totals[b.stem]) + " of " + totals[b.stem] + ")";
+        var t = tally(all[b.stem] || {});
+        b.el.textContent = " (self-check: " + Math.min(t.right, totals[b.stem]) + " of " + totals[b.stem] +
+          ", " + t.first + " at the first try)";
       });
     }
     Object.keys(totals).forEach(function (stem) {
