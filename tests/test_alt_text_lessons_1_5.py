@@ -21,7 +21,9 @@ from perclib import extension_split, novikoff_trace, perceptron, teacher_data
 from perclib.plotting.counting import draw_capacity_curves, draw_two_way
 from perclib.plotting.general_position import plot_collinear_triples
 from perclib.plotting.separability import (
+    plot_collinear_triple,
     plot_feature_boundary,
+    plot_lifted_square,
     plot_two_input_functions,
 )
 from perclib.plotting.threshold import (
@@ -194,6 +196,31 @@ def _brute_triples(X):
         if (X[t[1]][0] - X[t[0]][0]) * (X[t[2]][1] - X[t[0]][1])
         == (X[t[2]][0] - X[t[0]][0]) * (X[t[1]][1] - X[t[0]][1])
     ]
+
+
+def test_collinear_triple_gives_h_along_the_row_and_the_mistakes():
+    # By hand: a, b, c = (0, 0), (1, 1), (2, 2) labelled +, -, +; h = w.x - theta.
+    for w, theta, wrong in (((-1, -1), -1, "c"), ((1, 1), 1, "a and b"), ((0, 1), 1.5, "a")):
+        text = repr(plot_collinear_triple(w, theta))
+        h = [w[0] * t + w[1] * t - theta for t in (0, 1, 2)]
+        values = ", ".join(f"{v:g}" for v in h[:-1]) + f" and {h[-1]:g}"
+        assert f"h = {values} at t = 0, 1, 2" in text, text
+        assert f"it gets {wrong} wrong" in text, text
+
+
+def test_lifted_square_gives_midpoints_and_the_side_of_each_corner():
+    # By hand: XOR's corners lifted by x3 = x1 x2; only (1, 1) rises.
+    corners = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for w, theta, right in (((1, 1, -2), 0.5, 4), ((1, 1, -2), 1.5, 2)):
+        text = repr(plot_lifted_square(w, theta))
+        assert "midpoints are (0.5, 0.5, 0) and (0.5, 0.5, 0.5)" in text, text
+        for a, b in corners:
+            h = w[0] * a + w[1] * b + w[2] * a * b - theta
+            side = "above" if h > 0 else "below" if h < 0 else "on"
+            assert f"({a}, {b}, {a * b}) {side} it" in text, (w, theta, text)
+        assert f"{right} of 4 corners on the side of their label" in text, text
+    with pytest.raises(ValueError, match="w3 != 0"):
+        plot_lifted_square((1, 1, 0), 0.5)
 
 
 def test_collinear_triples_are_grouped_into_their_lines():
