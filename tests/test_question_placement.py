@@ -332,3 +332,16 @@ def test_yes_no_and_two_way_questions_without_a_reason_are_rare():
                  and (spec["kind"] == "yesno"
                       or spec["kind"] == "choice" and len(spec["choices"]) == 2)]
         assert len(blind) <= 1, f"{path.name}: yes/no or two-way questions at cells {blind}"
+
+
+def test_every_question_cell_says_run_me_when_collapsed():
+    # A student version clears outputs and a question's code is collapsed: JupyterLab then
+    # shows the source's first line, which must tell the reader what to do.
+    for path in LESSONS:
+        for index, cell in enumerate(json.loads(path.read_text())["cells"]):
+            if "question" in cell["metadata"].get("tags", []):
+                first = _text(cell["source"]).split("\n")[0]
+                assert first == RUN_ME, f"{path.name} cell {index}: first line {first!r}"
+
+
+RUN_ME = "# Self-check question: run this cell (Shift+Enter) to answer it here."
