@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from perclib import extension_split, novikoff_trace, perceptron, teacher_data
-from perclib.plotting.counting import draw_capacity_curves, draw_two_way
+from perclib.plotting.counting import draw_capacity_curves, draw_projection_3d, draw_two_way
 from perclib.plotting.general_position import plot_collinear_triples
 from perclib.plotting.separability import (
     plot_collinear_triple,
@@ -280,6 +280,22 @@ def test_two_way_split_checks_the_line_through_the_new_point():
 
 def _cover_fraction(P, N):
     return 2 * sum(math.comb(P - 1, k) for k in range(N)) / 2**P
+
+
+def test_projection_3d_shows_a_two_way_labelling_and_refuses_a_one_way_one():
+    # New point on the x3 axis: the shadows are the points' (x1, x2) up to a turn, so
+    # by hand (1, 0), (-1, 0), (0, 1): "+, -, +" is split by a line through the origin,
+    # "+, +, -" is not ((1, 0) and (-1, 0) on one side needs v1 > 0 and -v1 > 0).
+    old = np.array([[1.0, 0.0, 0.2], [-1.0, 0.0, 0.5], [0.0, 1.0, -0.3]])
+    text = repr(draw_projection_3d(old, [0.0, 0.0, 2.0], [1, -1, 1]))
+    assert "3 old points" in text and "the new point (0, 0, 2)" in text, text
+    assert "3 of 3 shadows lie on the side of their label" in text, text
+    with pytest.raises(ValueError, match="no plane through the new point's line"):
+        draw_projection_3d(old, [0.0, 0.0, 2.0], [1, 1, -1])
+    # Cover's split: every two-way labelling of random points can be drawn.
+    X = np.random.default_rng(3).standard_normal((6, 3))
+    for labels in extension_split(X[:5], X[5]).both:
+        assert "5 of 5 shadows" in repr(draw_projection_3d(X[:5], X[5], labels))
 
 
 def test_capacity_curves_quote_the_exact_fractions():
