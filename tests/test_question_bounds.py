@@ -58,7 +58,7 @@ def test_ordinary_answers_still_read():
 def test_the_worst_inputs_return_in_bounded_time():
     code = ("from tests.test_question_bounds import HUGE, _questions\n"
             "qs = _questions()\n"
-            "for kind, text in HUGE * 20:\n"
+            "for kind, text in HUGE * 3:\n"
             "    qs[kind].check(text)\n"
             "print('ok')\n")
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
