@@ -97,16 +97,42 @@ class Feedback:
 
 
 # ------------------------------------------------------------------ reading responses
+#: Longest response read at all (characters), and most digits of one number in it.
+MAX_RESPONSE = 200
+MAX_DIGITS = 60
+#: Largest |exponent| of a typed decimal (``1e-3``) and largest log10 of a formula's size.
+MAX_EXPONENT = 300
+TOO_LARGE = "That is too large to check here: answers in this course are moderate numbers."
+
+
+class TooLarge(ValueError):
+    """A response too long or too large to read in bounded time (``1e999999999``)."""
+
+
+def _bounded(text: Any) -> str:
+    s = str(text)
+    if len(s) > MAX_RESPONSE:
+        raise TooLarge("the response is too long")
+    if any(len(run) > MAX_DIGITS for run in re.findall(r"\d+", s)):
+        raise TooLarge("a number with too many digits")
+    return s
+
+
 def _clean(text: str) -> str:
-    return re.sub(r"[\s_,]", "", str(text))
+    return re.sub(r"[\s_,]", "", _bounded(text))
 
 
 def parse_integer(text: str) -> int | None:
-    """A whole number typed by a reader (spaces, commas and ``_`` between digits allowed).
+    """A whole number typed by a reader (commas and ``_`` between digits allowed).
 
-    >>> parse_integer(" 1,024 "), parse_integer("8.5"), parse_integer("-3")
-    (1024, None, -3)
+    Raises :class:`TooLarge` for more than :data:`MAX_DIGITS` digits. Digits split by a
+    space ("1 0") are not read as one number.
+
+    >>> parse_integer(" 1,024 "), parse_integer("8.5"), parse_integer("-3"), parse_integer("1 0")
+    (1024, None, -3, None)
     """
+    if re.search(r"\d\s+\d", _bounded(text)):
+        return None
     s = _clean(text)
     return int(s) if re.fullmatch(r"[+-]?\d+", s) else None
 
@@ -114,15 +140,21 @@ def parse_integer(text: str) -> int | None:
 def parse_fraction(text: str) -> Fraction | None:
     """An exact rational: ``a/b``, an integer or a decimal (read exactly).
 
+    Raises :class:`TooLarge` for an exponent beyond :data:`MAX_EXPONENT`.
+
     >>> parse_fraction("3/8"), parse_fraction("0.375"), parse_fraction("1/0")
     (Fraction(3, 8), Fraction(3, 8), None)
     """
-    s = re.sub(r"\s", "", str(text))
+    s = re.sub(r"\s", "", _bounded(text))
     m = re.fullmatch(r"([+-]?\d+)/([+-]?\d+)", s)
     if m:
         den = int(m.group(2))
         return Fraction(int(m.group(1)), den) if den else None
-    if re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", s):
+    m = re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE]([+-]?\d+))?", s)
+    if m:
+        # Fraction("1e999999999") would build a billion-digit integer: refuse it first.
+        if m.group(3) is not None and abs(int(m.group(3))) > MAX_EXPONENT:
+            raise TooLarge("the exponent is too large")
         return Fraction(s)
     return None
 
@@ -134,7 +166,12 @@ def parse_number(text: str) -> float | None:
     (0.25, 0.25, None)
     """
     value = parse_fraction(text)
-    return None if value is None else float(value)
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except OverflowError:  # 1e300/1e-300: a ratio beyond the float range
+        raise TooLarge("the number is beyond the float range") from None
 
 
 _FORMULA_CHARS = re.compile(r"^[\w\s+\-*/^().,]*$")
@@ -161,7 +198,7 @@ def parse_formula(text: str, variables: Iterable[str]) -> Any:
         standard_transformations,
     )
 
-    s = str(text).strip()
+    s = _bounded(text).strip()
     if not s or not _FORMULA_CHARS.match(s):
         return None
     names = {name: sp.Symbol(name) for name in variables}
@@ -169,14 +206,60 @@ def parse_formula(text: str, variables: Iterable[str]) -> Any:
     words = set(re.findall(r"[A-Za-z_]\w*", s))
     if not words <= set(allowed):
         return None
+    options = dict(local_dict=allowed, global_dict={"Integer": sp.Integer, "Float": sp.Float,
+                                                    "Rational": sp.Rational, "Symbol": sp.Symbol},
+                   transformations=(*standard_transformations, implicit_multiplication,
+                                    convert_xor))
     try:
-        expr = parse_expr(s, local_dict=allowed, global_dict={"Integer": sp.Integer, "Float": sp.Float,
-                                                                "Rational": sp.Rational, "Symbol": sp.Symbol},
-                          transformations=(*standard_transformations, implicit_multiplication,
-                                           convert_xor))
+        # Unevaluated first: 9^9^9^9 must be measured before sympy tries to compute it.
+        raw = parse_expr(s, evaluate=False, **{**options, "global_dict": {
+            **options["global_dict"], "Add": sp.Add, "Mul": sp.Mul, "Pow": sp.Pow}})
     except Exception:  # a reader's typo: any parse failure means "cannot read"
         return None
+    if not isinstance(raw, sp.Basic):
+        return None
+    if _log_size(raw) > MAX_EXPONENT:
+        raise TooLarge("the formula's values are too large")
+    try:
+        expr = parse_expr(s, **options)
+    except Exception:
+        return None
     return expr if isinstance(expr, sp.Basic) else None
+
+
+def _log_size(expr: Any) -> float:
+    """An upper bound on log10 of |value| of an unevaluated formula, variables in (1, 5).
+
+    Cheap and conservative: a power's exponent is evaluated only once its own size is
+    known to be small, so ``9^9^9^9`` is refused without computing anything large.
+
+    >>> import sympy as sp
+    >>> _log_size(sp.sympify("2**10", evaluate=False)) < 4
+    True
+    """
+    import sympy as sp
+
+    if expr.is_Symbol:
+        return math.log10(5.0)
+    if expr.is_Number:
+        value = abs(expr)
+        return max(math.log10(float(value.p) + 1), math.log10(float(value.q) + 1)) \
+            if expr.is_Rational else math.log10(abs(float(expr)) + 1)
+    args = [_log_size(a) for a in expr.args]
+    if expr.is_Add:
+        return max(args, default=0.0) + math.log10(len(args) + 1)
+    if expr.is_Mul:
+        return sum(args)
+    if expr.is_Pow:
+        base, exponent = expr.args
+        if args[1] > 3:  # an exponent beyond about 1000
+            return math.inf
+        power = abs(float(exponent.subs({s: 5 for s in exponent.free_symbols}))) \
+            if not exponent.free_symbols else 10 ** args[1]
+        return power * max(args[0], 1.0)
+    if isinstance(expr, sp.exp):
+        return 10 ** args[0] * math.log10(math.e) if args[0] < 3 else math.inf
+    return max(args, default=0.0)
 
 
 # ------------------------------------------------------------------ the question
@@ -420,7 +503,8 @@ class Question:
             "choice": "Pick one of the options.",
             "choices": "Tick the options you think are right.",
             "yesno": "Pick Yes or No.",
-            "formula": "Type a formula in " + ", ".join(self.variables) + ", for example 2*N + 1.",
+            "formula": "Type a formula in " + ", ".join(self.variables)
+                       + f", for example 2*{self.variables[0] if self.variables else 'N'} + 1.",
         }[self.kind]
 
     def _hint_for(self, value: Any) -> str:
@@ -452,7 +536,10 @@ class Question:
         >>> q.check("no")
         Feedback(correct=True, message='Right. No line splits the diagonals.', counted=True)
         """
-        value = self.read(response)
+        try:
+            value = self.read(response)
+        except TooLarge:
+            return Feedback(False, TOO_LARGE, counted=False)
         if value is None:
             return Feedback(False, self._unreadable(), counted=False)
         if self._same(value, self.answer):

@@ -1,5 +1,9 @@
 """perceptron-course's Jupyter server extension: saving a lesson keeps its slider frames.
 
+(and its self-check questions as stored: a question cell, tagged ``question``, rewrites
+its prompt when the reader asks for "Another one", and its input row holds answers; on
+save, an unchanged question cell keeps the outputs the file holds, like a slider cell.)
+
 A slider cell (tagged ``widget``) stores three outputs: the row of controls, the
 figure and the status line. Moving a slider rewrites the last two in the page, and
 JupyterLab's autosave would write them to the lesson file: the tracked file would
@@ -32,12 +36,15 @@ from typing import Any
 __all__ = ["keep_slider_frames", "restore_widget_cells"]
 
 WIDGET_TAG = "widget"
+#: Tags of cells whose outputs change while a reader explores: sliders and questions.
+KEPT_TAGS = (WIDGET_TAG, "question")
 _log = logging.getLogger(__name__)
 
 
 def _is_widget_cell(cell: dict[str, Any]) -> bool:
     tags = cell.get("metadata", {}).get("tags", [])
-    return cell.get("cell_type") == "code" and isinstance(tags, list) and WIDGET_TAG in tags
+    return (cell.get("cell_type") == "code" and isinstance(tags, list)
+            and any(tag in tags for tag in KEPT_TAGS))
 
 
 def _source(cell: dict[str, Any]) -> str:
@@ -48,7 +55,7 @@ def _source(cell: dict[str, Any]) -> str:
 def restore_widget_cells(content: dict[str, Any], on_disk: dict[str, Any]) -> list[int]:
     """Give each unchanged widget cell of ``content`` its outputs from ``on_disk``.
 
-    A cell qualifies when it is tagged ``widget`` in both notebooks, has the same
+    A cell qualifies when it is tagged ``widget`` or ``question`` in both notebooks, has the same
     cell id and the same source. ``content`` is changed in place; the indices of the
     cells whose outputs or execution count were put back are returned.
 

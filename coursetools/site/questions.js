@@ -1,10 +1,7 @@
-/* Self-check questions on the course website (coursetools.site.questions builds the markup).
-   No kernel: the page holds no answer. Each instance carries a salt and SHA-256 hashes of
-   the responses the page must recognise, in a canonical form (coursetools.site.answers);
-   the reason shown with a right answer and each aimed hint are sealed with a key that only
-   the response they are for gives. "Show answer" fetches the lesson's answers file, on
-   click only. The rules are those of perclib.questions.Question.check; the tests compare.
-   Progress (which questions were answered right) stays in this browser's localStorage. */
+/* Self-check questions of the site (markup: coursetools.site.questions). The page holds
+   no answer: salted SHA-256 hashes of the responses it recognises (coursetools.site.answers),
+   reasons and hints sealed by the response they are for; "Show answer" fetches the answers
+   file. Rules: perclib.questions.Question.check. Progress: this browser's localStorage. */
 (function () {
   "use strict";
   var STORE = "perceptron-course:questions";
@@ -78,7 +75,6 @@
     }
   }
 
-  /* ---------------------------------------------------------------- reading answers */
   function clean(s) { return String(s).replace(/[\s_,]/g, ""); }
   function parseInteger(s) {
     s = clean(s);
@@ -177,7 +173,6 @@
     return String(Math.floor((exp < 0 ? x * Math.pow(10, -exp) : x / Math.pow(10, exp)) + 0.5));
   }
 
-  /* ---------------------------------------------------------------- checking */
   /* The canonical texts a response may stand for (a number: its grid index and the two
      neighbours), or null when it cannot be read. */
   function candidates(q, c, response) {
@@ -230,7 +225,6 @@
   }
   window.perclibQuestions = { check: check };
 
-  /* ---------------------------------------------------------------- one question */
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     for (var k in attrs) if (attrs.hasOwnProperty(k)) e.setAttribute(k, attrs[k]);
@@ -241,7 +235,7 @@
     this.root = root; this.progress = progress;
     this.instances = JSON.parse(root.getAttribute("data-q"));
     this.stem = root.getAttribute("data-stem");
-    this.k = 0; this.wrong = 0;
+    this.k = 0; this.wrong = 0; this.shown = false;
     this.id = root.getAttribute("data-id");
     this.prompt = root.querySelector(".qz-prompt");
     this.form = root.querySelector(".qz-form");
@@ -311,10 +305,15 @@
     if (result.counted && !result.correct) this.wrong += 1;
     this.say((result.correct ? "✓ " : result.counted ? "✗ " : "") + result.message,
       result.correct ? "qz-right" : result.counted ? "qz-wrong" : "");
-    if (result.correct) { this.progress.solve(this.id); this.markSolved(); }
+    /* How it was found: 1 at the first try, 2 after hints, 3 after "Show answer". */
+    if (result.correct) {
+      this.progress.solve(this.id, this.shown ? 3 : this.wrong ? 2 : 1);
+      this.markSolved();
+    }
   };
   Question.prototype.onShow = function () {  /* the only place an answer is fetched */
     var self = this, k = this.k;
+    this.shown = true;
     fetch(HERE + "answers/" + this.stem + ".json")
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (all) { self.say(all[self.id][k], "qz-shown"); })
@@ -322,7 +321,7 @@
   };
   Question.prototype.onAnother = function () {
     this.k = (this.k + 1) % this.instances.length;
-    this.wrong = 0;
+    this.wrong = 0; this.shown = false;
     this.render(true);
     this.say("A new instance of the question.", "");
     var first = this.field.querySelector("input");
@@ -332,18 +331,27 @@
     this.status.hidden = !this.progress.solved(this.id);
   };
 
-  /* ---------------------------------------------------------------- progress */
   function Progress(stem) { this.stem = stem; }
   Progress.prototype.solved = function (id) { var s = load()[this.stem] || {}; return !!s[id]; };
-  Progress.prototype.solve = function (id) {
-    var all = load(); all[this.stem] = all[this.stem] || {}; all[this.stem][id] = 1; save(all); this.show();
+  /* A question's record: how it was first got right (1 first try, 2 hints, 3 shown). */
+  Progress.prototype.solve = function (id, how) {
+    var all = load(), s = all[this.stem] = all[this.stem] || {};
+    s[id] = s[id] ? Math.min(s[id], how) : how; save(all); this.show();
   };
-  Progress.prototype.count = function () {
-    var s = load()[this.stem] || {}, ids = this.ids || [];
-    return ids.filter(function (id) { return s[id]; }).length;
-  };
+  function tally(s, ids) {
+    var t = { right: 0, first: 0, hints: 0, shown: 0 };
+    (ids || Object.keys(s)).forEach(function (id) {
+      var v = s[id]; if (!v) return;
+      t.right += 1; if (v === 1) t.first += 1; else if (v === 2) t.hints += 1; else t.shown += 1;
+    });
+    return t;
+  }
+  Progress.prototype.count = function () { return tally(load()[this.stem] || {}, this.ids).right; };
   Progress.prototype.show = function () {
-    if (this.line) this.line.textContent = "Self-check questions answered right: " + this.count() + " of " + this.ids.length + ".";
+    if (!this.line) return;
+    var t = tally(load()[this.stem] || {}, this.ids);
+    this.line.textContent = "Self-check questions answered right: " + t.right + " of " + this.ids.length +
+      " (at the first try " + t.first + ", after hints " + t.hints + ", after Show answer " + t.shown + ").";
   };
 
   function lessonPage(roots) {
@@ -369,8 +377,9 @@
     function refresh() {
       var all = load();
       badges.forEach(function (b) {
-        var s = all[b.stem] || {}, n = Object.keys(s).length;
-        b.el.textContent = " (self-check: " + Math.min(n, totals[b.stem]) + " of " + totals[b.stem] + ")";
+        var t = tally(all[b.stem] || {});
+        b.el.textContent = " (self-check: " + Math.min(t.right, totals[b.stem]) + " of " + totals[b.stem] +
+          ", " + t.first + " at the first try)";
       });
     }
     Object.keys(totals).forEach(function (stem) {

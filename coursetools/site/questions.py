@@ -66,6 +66,17 @@ CSS = """\
                            border-radius: 4px; }
 .qz-progress button, .qz-index button { margin-left: 0.5em; padding: 0.1em 0.6em; }
 .qz-badge { color: #0b4f7c; font-size: 0.9em; }
+.qz-input { background: #fff; color: #1a1a1a; border: 1px solid #8795a5; }
+/* Dark mode (the theme's switch): a dark card with light text and a matching input. */
+html[data-theme="dark"] .qz { background: #1b222b; border-color: #3a4756;
+                              border-left-color: #56B4E9; }
+html[data-theme="dark"] .qz-label, html[data-theme="dark"] .qz-badge { color: #9fd0f3; }
+html[data-theme="dark"] .qz button { background: #12171d; color: #9fd0f3; border-color: #9fd0f3; }
+html[data-theme="dark"] .qz button.qz-check { background: #9fd0f3; color: #0b1520; }
+html[data-theme="dark"] .qz-input { background: #12171d; color: #e8e8e8; border-color: #6b7b8c; }
+html[data-theme="dark"] .qz-right, html[data-theme="dark"] .qz-solved { color: #7fdcab; }
+html[data-theme="dark"] .qz-wrong { color: #f4b27a; }
+html[data-theme="dark"] .qz-progress, html[data-theme="dark"] .qz-index { background: #1b222b; }
 """
 
 _DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)

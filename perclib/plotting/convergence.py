@@ -92,7 +92,7 @@ def draw_construction_phases(weights: ArrayLike, patterns: ArrayLike, u: ArrayLi
                  va="center", fontsize=9)
         ax1.text(0.5, 0.1 * low, "phase 1", ha="left", va="center", fontsize=9)
     phases = (f"the first {first_tie - 1} updates (shaded) have a negative margin and the other "
-              f"{len(before) - first_tie + 1} are exact ties"
+              f"{len(before) - first_tie + 1} are ties (w.z = 0 to within rounding)"
               if first_tie is not None else "no update is a tie")
     fig.alt_text = (
         f"Left: the margin w.z just before each of the run's {len(before)} updates; {phases}. "

@@ -11,8 +11,10 @@ from numpy.typing import ArrayLike
 from perclib._validation import as_plane_points
 from perclib.capacity import capacity_curve
 from perclib.plotting import (
+    BOUNDARY_COLOR,
     HIGHLIGHT_COLOR,
     MARGIN_COLOR,
+    NEGATIVE_COLOR,
     POSITIVE_COLOR,
     decision_line,
     legend,
@@ -22,7 +24,7 @@ from perclib.plotting import (
 )
 from perclib.plotting._words import count, join, num, panels, point
 
-__all__ = ["draw_capacity_curves", "draw_two_way"]
+__all__ = ["draw_capacity_curves", "draw_projection_3d", "draw_two_way"]
 
 _STYLES = (":", "-.", "--", "-")
 
@@ -181,3 +183,115 @@ def _describe_capacity(
             steeper = before == sorted(before) and after == sorted(after, reverse=True)
             text += ": the larger N, the sharper the step." if steeper else "."
     return text
+
+
+def draw_projection_3d(old: ArrayLike, new: ArrayLike, labels: ArrayLike) -> Figure:
+    """The projection step of Cover's proof in 3-D: a plane through the new point's line.
+
+    Left: the old points in space, coloured by ``labels``, the line through the origin
+    and ``new`` (dashed, the new point a star) and a plane that contains that line and
+    separates the labelling. Right: the view along that line: the shadows of the old
+    points on the plane orthogonal to ``new`` (the new point's shadow is the origin) and
+    the plane's trace, a line through the origin.
+
+    Parameters
+    ----------
+    old : array_like, shape (P, 3)
+        The old points.
+    new : array_like, shape (3,)
+        The new point (not the origin).
+    labels : array_like, shape (P,)
+        A labelling of the old points (-1/+1) that a plane containing ``new`` separates
+        (one that extends both ways, e.g. a row of ``extension_split(old, new).both``).
+
+    Returns
+    -------
+    Figure
+        Two panels; the alt text says how many shadows lie on the side of their label
+        and why the labelling extends both ways.
+
+    Raises
+    ------
+    ValueError
+        For points not in 3-D, a zero new point, labels not -1/+1, or a labelling that
+        no plane through the new point's line separates.
+
+    Examples
+    --------
+    >>> old = np.array([[1.0, 0, 0.2], [-1.0, 0, 0.5], [0, 1.0, -0.3]])
+    >>> fig = draw_projection_3d(old, [0, 0, 1.0], [1, -1, 1])
+    >>> "3 of 3 shadows" in repr(fig)
+    True
+    """
+    from perclib.geometry import max_margin
+
+    X = np.asarray(old, dtype=float)
+    z = np.asarray(new, dtype=float).ravel()
+    y = np.asarray(labels, dtype=float).ravel()
+    if X.ndim != 2 or X.shape[1] != 3 or not np.all(np.isfinite(X)):
+        raise ValueError(f"old must be finite points of shape (P, 3), got shape {X.shape}")
+    if z.shape != (3,) or not np.any(z) or not np.all(np.isfinite(z)):
+        raise ValueError(f"new must be a non-zero point of 3-D space, got {z}")
+    if y.shape != (len(X),) or not np.isin(y, (-1, 1)).all():
+        raise ValueError(f"labels must be {len(X)} values -1/+1, got {y.tolist()}")
+    unit = z / np.linalg.norm(z)
+    # An orthonormal basis (e1, e2) of the plane orthogonal to the new point.
+    helper = np.eye(3)[int(np.argmin(np.abs(unit)))]
+    e1 = np.cross(unit, helper)
+    e1 /= np.linalg.norm(e1)
+    e2 = np.cross(unit, e1)
+    shadows = X @ np.column_stack([e1, e2])
+    if np.any(np.linalg.norm(shadows, axis=1) == 0):
+        raise ValueError("an old point lies on the new point's line")
+    try:
+        v = max_margin(shadows, y).w
+    except ValueError:
+        v = None
+    if v is None or not np.all(y * (shadows @ v) > 0):
+        raise ValueError("no plane through the new point's line separates these labels")
+    w = v[0] * e1 + v[1] * e2  # the plane w.x = 0 contains the new point's line
+    along = np.cross(w, unit)
+    along /= np.linalg.norm(along)
+    fig, (flat, right) = new_figure(2, height=4.2)
+    fig.delaxes(flat)
+    left = fig.add_subplot(1, 2, 1, projection="3d")
+    left.view_init(elev=18, azim=-60)
+    size = 1.1 * float(np.abs(X).max())
+    s, t = np.meshgrid(np.linspace(-size, size, 2), np.linspace(-size, size, 2))
+    patch = s[..., None] * unit + t[..., None] * along
+    left.plot_surface(patch[..., 0], patch[..., 1], patch[..., 2], color=MARGIN_COLOR,
+                      alpha=0.18, linewidth=0)
+    for sign, color, marker, name in ((1, POSITIVE_COLOR, "o", "+1"),
+                                      (-1, NEGATIVE_COLOR, "s", "-1")):
+        pts = X[y == sign]
+        left.scatter(*pts.T, s=40, marker=marker, color=color, depthshade=False, label=name)
+    line = np.outer([-size, size], unit)
+    left.plot(*line.T, color=BOUNDARY_COLOR, linestyle="--", linewidth=1.2)
+    left.scatter(*z, s=160, marker="*", color=HIGHLIGHT_COLOR, depthshade=False,
+                 label="new point")
+    left.set_title("in space")
+    for setter in (left.set_xlabel, left.set_ylabel, left.set_zlabel):
+        setter("")
+    left.legend(loc="upper left", frameon=False)
+    lim = 1.15 * float(np.abs(shadows).max())
+    setup_plane(right, (-lim, lim, -lim, lim))
+    plot_patterns(right, shadows, y)
+    right.scatter([0.0], [0.0], s=160, marker="*", color=HIGHLIGHT_COLOR, zorder=4,
+                  label="new point's shadow")
+    decision_line(right, v, 0.0, label="the plane, seen edge-on")
+    right.set_xlabel("along e1 (orthogonal to the new point)")
+    right.set_ylabel("along e2")
+    right.set_title("seen along the dashed line")
+    legend(right)
+    good = int(np.count_nonzero(y * (shadows @ v) > 0))
+    fig.alt_text = (
+        f"Two panels. Left, in 3-D: {count(len(X), 'old point')} (blue circles +1, orange "
+        f"squares -1), the new point {point(z)} as a star on a dashed line through the "
+        "origin, and a grey plane that contains this line and separates the labelling. "
+        "Right, looking along that line: the shadows of the old points on the plane "
+        "orthogonal to the new point, the new point's shadow at the origin, and the "
+        f"plane seen edge-on as a line through the origin: {good} of {len(X)} shadows lie "
+        "on the side of their label. Tilting the plane slightly towards either side of "
+        "the new point keeps every old point's side and gives the new point either label, "
+        "so this labelling extends both ways.")
+    return fig

@@ -336,7 +336,8 @@ def draw_private_axes(margins: ArrayLike, gamma: float, R: float) -> Figure:
     fig.alt_text = (
         f"Left: the margins of {m.size} patterns under a unit vector u, sorted, with the "
         f"shortfall of each pattern below gamma = {gamma:g} stacked on top; the shortfalls "
-        f"add up to D = {D:.2f} in length. Right: the pattern that falls shortest, in the "
+        f"have Euclidean length D = {D:.2f} (the root of their sum of squares). Right: the "
+        "pattern that falls shortest, in the "
         "plane of u and its own axis: lifted along its own axis, it reaches the margin line "
         "of the tilted separator, while every other pattern stays at height 0 there.")
     return fig

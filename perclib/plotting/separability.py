@@ -17,6 +17,8 @@ from perclib.data import boolean_cube, boolean_function
 from perclib.geometry import is_separable, max_margin
 from perclib.plotting import (
     BOUNDARY_COLOR,
+    HIGHLIGHT_COLOR,
+    MARGIN_COLOR,
     NEGATIVE_COLOR,
     NORMAL_COLOR,
     POSITIVE_COLOR,
@@ -228,3 +230,148 @@ def _verdict(w: np.ndarray, theta: float, X: np.ndarray, y: np.ndarray) -> str:
     verb = "is" if wrong == 1 else "are"
     return (f"{where}: {wrong} of the {len(X)} {verb} on the wrong side of the curve"
             " or on it.")
+
+
+def plot_lifted_square(w: ArrayLike = (1.0, 1.0, -2.0), theta: float = 0.5) -> Figure:
+    """XOR's corners lifted to ``(x1, x2, x1 x2)`` in 3-D, with a separating plane.
+
+    Only the corner ``(1, 1)`` rises (to height 1). The segments joining equally
+    labelled corners no longer cross: their midpoints are drawn, and the plane
+    ``w . (x1, x2, x1 x2) = theta`` passes between the two pairs.
+
+    Parameters
+    ----------
+    w
+        Three weights, for ``x1``, ``x2`` and ``x1 x2``; ``w3`` must not be 0 (the plane
+        is drawn as a height over the square).
+    theta
+        The threshold.
+
+    Returns
+    -------
+    Figure
+        A one-panel 3-D figure whose alt text lists the lifted corners, the two midpoints
+        with their heights, and on which side of the plane each corner lies.
+
+    Raises
+    ------
+    ValueError
+        If ``w`` does not hold three finite numbers with ``w3 != 0``.
+
+    Examples
+    --------
+    >>> fig = plot_lifted_square()
+    >>> "(1, 1, 1)" in repr(fig), "(0.5, 0.5, 0.5)" in repr(fig)
+    (True, True)
+    """
+    w = np.asarray(w, dtype=float)
+    if w.shape != (3,) or not np.all(np.isfinite(w)) or w[2] == 0:
+        raise ValueError(f"w: give three finite weights with w3 != 0, got {w.tolist()}")
+    theta = float(theta)
+    X, y = boolean_cube(2), boolean_function(2, 6)  # XOR: +1 at (0, 1) and (1, 0)
+    lifted = np.column_stack([X, X[:, 0] * X[:, 1]])
+    fig, (flat,) = new_figure(height=4.4)
+    fig.delaxes(flat)
+    ax = fig.add_subplot(1, 1, 1, projection="3d")
+    ax.view_init(elev=22, azim=-58)
+    grid = np.linspace(-0.1, 1.1, 2)
+    g1, g2 = np.meshgrid(grid, grid)
+    ax.plot_surface(g1, g2, (theta - w[0] * g1 - w[1] * g2) / w[2], color=BOUNDARY_COLOR,
+                    alpha=0.12, linewidth=0)
+    pos, neg = lifted[y > 0], lifted[y < 0]
+    ax.scatter(*pos.T, s=70, marker="o", color=POSITIVE_COLOR, depthshade=False, label="+1")
+    ax.scatter(*neg.T, s=70, marker="s", color=NEGATIVE_COLOR, depthshade=False, label="-1")
+    for pair, color in ((pos, POSITIVE_COLOR), (neg, NEGATIVE_COLOR)):
+        ax.plot(*pair.T, color=color, linestyle="--", linewidth=1.4)
+        mid = pair.mean(axis=0)
+        ax.scatter(*mid, s=36, marker="x", color=color, depthshade=False)
+    ax.set_xlabel("x1")
+    ax.set_ylabel("x2")
+    ax.set_zlabel("x1 x2")
+    for setter in (ax.set_xticks, ax.set_yticks, ax.set_zticks):
+        setter([0, 1])
+    ax.set_zlim(-0.6, 1.2)
+    ax.legend(loc="upper left", frameon=False)
+    h = lifted @ w - theta
+    sides = "; ".join(f"{point(p)} {'above' if v > 0 else 'below' if v < 0 else 'on'} it"
+                      for p, v in zip(lifted, h, strict=True))
+    right = int(np.count_nonzero(y * h > 0))
+    fig.alt_text = (
+        f"A 3-D plot of XOR's four corners lifted to (x1, x2, x1 x2): "
+        f"{join(point(p) for p in pos)} labelled +1 (blue circles), "
+        f"{join(point(p) for p in neg)} labelled -1 (orange squares). Dashed segments join "
+        f"equal labels; their midpoints are {point(pos.mean(axis=0))} and "
+        f"{point(neg.mean(axis=0))}, so the segments no longer cross. The grey plane is "
+        f"{_equation(w, theta).replace('x1 x2', 'x3')} with x3 = x1 x2: {sides}; "
+        f"{right} of 4 corners on the side of their label.")
+    return fig
+
+
+def plot_collinear_triple(w: ArrayLike = (-1.0, -1.0), theta: float = -1.0) -> Figure:
+    """Why three points on a line labelled ``+, -, +`` cannot be separated, in two panels.
+
+    Left: the points ``(0, 0)``, ``(1, 1)``, ``(2, 2)`` with labels ``+1, -1, +1`` and the
+    line of one unit ``w . x = theta``. Right: the unit's input ``h = w . x - theta``
+    along the row, against the position ``t`` (the point ``(t, t)``): a straight line,
+    which changes sign at most once, while the labels change twice.
+
+    Parameters
+    ----------
+    w, theta
+        The unit drawn (two weights, not both 0, and the threshold).
+
+    Returns
+    -------
+    Figure
+        Two panels; the alt text gives h at the three points and which of them the unit
+        gets wrong.
+
+    Raises
+    ------
+    ValueError
+        If ``w`` does not hold two finite numbers, not both zero.
+
+    Examples
+    --------
+    >>> "h = 1, -1 and -3" in repr(plot_collinear_triple())
+    True
+    """
+    w = np.asarray(w, dtype=float)
+    if w.shape != (2,) or not np.all(np.isfinite(w)) or not np.any(w):
+        raise ValueError(f"w: give two finite weights, not both 0, got {w.tolist()}")
+    theta = float(theta)
+    t = np.array([0.0, 1.0, 2.0])
+    X, y = np.column_stack([t, t]), np.array([1.0, -1.0, 1.0])
+    h = X @ w - theta
+    fig, (left, right) = new_figure(2, height=3.8)
+    setup_plane(left, (-0.8, 2.8, -0.8, 2.8))
+    left.plot([-0.8, 2.8], [-0.8, 2.8], color=MARGIN_COLOR, linestyle=":", linewidth=1.2,
+              label="the row")
+    plot_patterns(left, X, y)
+    decision_line(left, w, theta, label="the unit's line")
+    wrong = y * h <= 0  # on the line counts as wrong
+    if wrong.any():
+        left.scatter(*X[wrong].T, s=260, facecolors="none", edgecolors=HIGHLIGHT_COLOR,
+                     linewidths=1.8, zorder=4, label="wrong side")
+    left.set_title("three points on one line")
+    legend(left)
+    span = np.linspace(-0.5, 2.5, 2)
+    right.axhline(0.0, color=BOUNDARY_COLOR, linewidth=1.0)
+    right.plot(span, (w[0] + w[1]) * span - theta, color=NORMAL_COLOR, linewidth=1.8,
+               label="h along the row")
+    plot_patterns(right, np.column_stack([t, h]), y, label=False)
+    right.set_xlabel("position t on the row (the point (t, t))")
+    right.set_ylabel("h = w.x - theta")
+    right.set_title("h is a straight line in t")
+    legend(right)
+    names = ("a", "b", "c")
+    bad = [n for n, flag in zip(names, wrong, strict=True) if flag]
+    verdict = ("it gets all three right, which no unit can" if not bad else
+               f"it gets {join(bad)} wrong")
+    fig.alt_text = (
+        "Two panels. Left: the points a = (0, 0), b = (1, 1), c = (2, 2) on one line, "
+        f"labelled +1, -1, +1, and the unit's line {_equation(np.append(w, 0.0), theta)}; "
+        f"{verdict}. Right: the unit's input along the row, h = "
+        f"{join(num(v) for v in h)} at t = 0, 1, 2, on a straight line that crosses 0 at "
+        "most once, while the labels +, -, + change sign twice.")
+    return fig

@@ -19,6 +19,7 @@ option picked: ``index=None``), Checkbox, Button, HTMLMath, HBox/VBox.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import ipywidgets as widgets
@@ -92,8 +93,8 @@ class QuestionWidget:
     >>> w.on_check().correct, w.feedback.value
     (False, '✗ Not yet. That is the product.')
     >>> w.entry.value = "7"
-    >>> w.on_check().correct, w.solved
-    (True, True)
+    >>> w.on_check().correct, w.solved, w.outcome
+    (True, True, 'after hints')
     """
 
     def __init__(self, question: Question | Maker, *, seed: int = 0) -> None:
@@ -103,6 +104,9 @@ class QuestionWidget:
         self.renewable = not isinstance(question, Question)
         self.wrong = 0
         self.solved = False
+        self.shown = False  # "Show answer" pressed on this instance
+        #: How the reader got it right: "first try", "after hints", "after Show answer".
+        self.outcome: str | None = None
         self.prompt = LiveOutput(_prompt_bundle, self.question)
         self.log = _log_for(self.question)
         kind = self.question.kind
@@ -128,6 +132,13 @@ class QuestionWidget:
                                              tooltip="A new instance of this question",
                                              layout=widgets.Layout(display="" if self.renewable else "none"))
         self.feedback = widgets.HTMLMath(value="")
+        # The course settings' JupyterLab extension makes this a live region (aria-live),
+        # so a screen reader announces each verdict, as the website's feedback line does.
+        self.feedback.add_class("perclib-feedback")
+        if isinstance(self.entry, widgets.Text):  # Enter in the box checks, as on the site
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # ipywidgets 8 prefers
+                self.entry.on_submit(lambda _w: self.on_check())  # observe(); Colab has 7.7
         self.check_button.on_click(lambda _b: self.on_check())
         self.show_button.on_click(lambda _b: self.on_show())
         self.another_button.on_click(lambda _b: self.on_another())
@@ -179,13 +190,19 @@ class QuestionWidget:
                          stronger=not result.correct and self.wrong >= 1, seed=self.seed)
         if result.counted and not result.correct:
             self.wrong += 1
+        if result.correct and not self.solved:
+            self.outcome = ("after Show answer" if self.shown else
+                            "first try" if self.wrong == 0 else "after hints")
         self.solved = self.solved or result.correct
         mark = "✓ " if result.correct else ("✗ " if result.counted else "")
-        self.feedback.value = mark + inline_html(result.message)
+        tail = f" <i>(right {'at the ' if self.outcome == 'first try' else ''}{self.outcome})</i>" \
+            if result.correct else ""
+        self.feedback.value = mark + inline_html(result.message) + tail
         return result
 
     def on_show(self) -> None:
         """Show the answer and why (only when the reader asks)."""
+        self.shown = self.shown or not self.solved
         self.feedback.value = inline_html(self.question.answer_text())
         if self.log is not None:
             self.log.add("show", seed=self.seed)
@@ -199,6 +216,7 @@ class QuestionWidget:
         if new.kind != self.question.kind:
             raise ValueError("every instance of a question must have the same kind")
         self.question, self.wrong, self.solved = new, 0, False
+        self.shown, self.outcome = False, None
         if new.kind == "choice":
             self.entry.options = new.choices
             self.entry.index = None

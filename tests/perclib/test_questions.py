@@ -159,8 +159,15 @@ def test_widget_check_hints_stronger_hint_and_show_answer() -> None:
     assert w.feedback.value.startswith("Answer: $8$")
     w.entry.value = "8"
     w.check_button.click()
-    assert w.solved and w.feedback.value == "✓ Right. Because."
+    # Right after "Show answer": the feedback says so, apart from first tries and hints.
+    assert w.solved and w.feedback.value == "✓ Right. Because. <i>(right after Show answer)</i>"
+    assert w.outcome == "after Show answer"
     assert w.another_button.layout.display == "none"
+    fresh = ask(cover_question())
+    fresh.entry.value = "8"
+    fresh.check_button.click()
+    assert fresh.outcome == "first try" and fresh.feedback.value.endswith(
+        "<i>(right at the first try)</i>")
 
 
 def test_widget_choice_and_choices_and_yesno() -> None:
@@ -281,7 +288,8 @@ def test_in_a_kernel_the_buttons_give_the_feedback_and_ids_are_stable(tmp_path) 
         ids.append(outputs[1]["data"]["application/vnd.jupyter.widget-view+json"]["model_id"])
         lines = nb.cells[1].outputs[0]["text"].splitlines()
         assert lines == ["✗ Not yet. With a threshold.",
-                         "✗ Not yet. Count. Stronger hint: Use C(P, N).", "✓ Right. Cover."]
+                         "✗ Not yet. Count. Stronger hint: Use C(P, N).",
+                         "✓ Right. Cover. <i>(right after hints)</i>"]
     assert ids[0] == ids[1]
 
 

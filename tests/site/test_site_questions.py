@@ -275,17 +275,19 @@ def test_a_reader_answers_with_the_keyboard_alone(site_dir, served, browser) -> 
         assert page.locator(".qz-progress").is_visible(), "the progress line is not shown"
         progress = page.locator(".qz-progress .qz-count").inner_text()
         total = len(_page_questions(site_dir / f"{stem}.html"))
-        assert progress == f"Self-check questions answered right: 1 of {total}.", progress
+        # Found after "Show answer": counted apart from first tries and hints.
+        assert progress == (f"Self-check questions answered right: 1 of {total} (at the first "
+                            "try 0, after hints 0, after Show answer 1)."), progress
         # Kept across a reload, and shown on the index.
         visit.open(f"{served}/{stem}.html")
-        assert page.locator(".qz-progress .qz-count").inner_text().endswith(f"1 of {total}.")
+        assert f"right: 1 of {total} (" in page.locator(".qz-progress .qz-count").inner_text()
         assert page.locator(f"#{uid} .qz-solved").is_visible()
         visit.open(f"{served}/00_index.html")
         badge = page.locator(f'.qz-badge[data-stem="{stem}"]')
-        assert badge.inner_text().strip() == f"(self-check: 1 of {total})"
+        assert badge.inner_text().strip() == f"(self-check: 1 of {total}, 0 at the first try)"
         page.locator(".qz-index button").focus()
         page.keyboard.press("Enter")
-        assert badge.inner_text().strip() == f"(self-check: 0 of {total})"
+        assert badge.inner_text().strip() == f"(self-check: 0 of {total}, 0 at the first try)"
         page.screenshot(path=str(ROOT / "test-output" / "site" / "questions-index.png"))
         assert not visit.blocked and not visit.errors, (visit.blocked, visit.errors)
         # One fetch: the answers file, when "Show answer" was pressed.
@@ -406,13 +408,17 @@ def test_every_question_on_every_page_accepts_its_answer(site_dir, served, brows
         try:
             questions = _page_questions(site_dir / f"{lesson.stem}.html")
             assert visit.page.locator(".qz-form:not([hidden])").count() == len(questions)
+            checked_here = 0
             for q in questions:
                 if _fill_right(visit.page, q["uid"], q["specs"][0]):
                     said = _wait_feedback(visit.page, q["uid"], "")
                     assert said.startswith("✓ Right."), (lesson.name, q["id"], said)
                     checked += 1
+                    checked_here += 1
             count = visit.page.locator(".qz-progress .qz-count").inner_text()
-            assert count.endswith(f"of {len(questions)}."), count
+            # Every answer right at once: all at the first try.
+            assert count.endswith(f"of {len(questions)} (at the first try {checked_here}, "
+                                  "after hints 0, after Show answer 0)."), count
             assert not visit.errors and not visit.blocked, (lesson.name, visit.errors, visit.blocked)
         finally:
             visit.close()

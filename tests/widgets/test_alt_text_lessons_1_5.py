@@ -18,10 +18,12 @@ import numpy as np
 import pytest
 
 from perclib import extension_split, novikoff_trace, perceptron, teacher_data
-from perclib.plotting.counting import draw_capacity_curves, draw_two_way
+from perclib.plotting.counting import draw_capacity_curves, draw_projection_3d, draw_two_way
 from perclib.plotting.general_position import plot_collinear_triples
 from perclib.plotting.separability import (
+    plot_collinear_triple,
     plot_feature_boundary,
+    plot_lifted_square,
     plot_two_input_functions,
 )
 from perclib.plotting.threshold import (
@@ -196,6 +198,31 @@ def _brute_triples(X):
     ]
 
 
+def test_collinear_triple_gives_h_along_the_row_and_the_mistakes():
+    # By hand: a, b, c = (0, 0), (1, 1), (2, 2) labelled +, -, +; h = w.x - theta.
+    for w, theta, wrong in (((-1, -1), -1, "c"), ((1, 1), 1, "a and b"), ((0, 1), 1.5, "a")):
+        text = repr(plot_collinear_triple(w, theta))
+        h = [w[0] * t + w[1] * t - theta for t in (0, 1, 2)]
+        values = ", ".join(f"{v:g}" for v in h[:-1]) + f" and {h[-1]:g}"
+        assert f"h = {values} at t = 0, 1, 2" in text, text
+        assert f"it gets {wrong} wrong" in text, text
+
+
+def test_lifted_square_gives_midpoints_and_the_side_of_each_corner():
+    # By hand: XOR's corners lifted by x3 = x1 x2; only (1, 1) rises.
+    corners = [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for w, theta, right in (((1, 1, -2), 0.5, 4), ((1, 1, -2), 1.5, 2)):
+        text = repr(plot_lifted_square(w, theta))
+        assert "midpoints are (0.5, 0.5, 0) and (0.5, 0.5, 0.5)" in text, text
+        for a, b in corners:
+            h = w[0] * a + w[1] * b + w[2] * a * b - theta
+            side = "above" if h > 0 else "below" if h < 0 else "on"
+            assert f"({a}, {b}, {a * b}) {side} it" in text, (w, theta, text)
+        assert f"{right} of 4 corners on the side of their label" in text, text
+    with pytest.raises(ValueError, match="w3 != 0"):
+        plot_lifted_square((1, 1, 0), 0.5)
+
+
 def test_collinear_triples_are_grouped_into_their_lines():
     # Four points on the x axis and three on the y axis (the origin on both).
     pts = [(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (0, 2), (5, 7)]
@@ -253,6 +280,22 @@ def test_two_way_split_checks_the_line_through_the_new_point():
 
 def _cover_fraction(P, N):
     return 2 * sum(math.comb(P - 1, k) for k in range(N)) / 2**P
+
+
+def test_projection_3d_shows_a_two_way_labelling_and_refuses_a_one_way_one():
+    # New point on the x3 axis: the shadows are the points' (x1, x2) up to a turn, so
+    # by hand (1, 0), (-1, 0), (0, 1): "+, -, +" is split by a line through the origin,
+    # "+, +, -" is not ((1, 0) and (-1, 0) on one side needs v1 > 0 and -v1 > 0).
+    old = np.array([[1.0, 0.0, 0.2], [-1.0, 0.0, 0.5], [0.0, 1.0, -0.3]])
+    text = repr(draw_projection_3d(old, [0.0, 0.0, 2.0], [1, -1, 1]))
+    assert "3 old points" in text and "the new point (0, 0, 2)" in text, text
+    assert "3 of 3 shadows lie on the side of their label" in text, text
+    with pytest.raises(ValueError, match="no plane through the new point's line"):
+        draw_projection_3d(old, [0.0, 0.0, 2.0], [1, 1, -1])
+    # Cover's split: every two-way labelling of random points can be drawn.
+    X = np.random.default_rng(3).standard_normal((6, 3))
+    for labels in extension_split(X[:5], X[5]).both:
+        assert "5 of 5 shadows" in repr(draw_projection_3d(X[:5], X[5], labels))
 
 
 def test_capacity_curves_quote_the_exact_fractions():

@@ -8,7 +8,9 @@
 // "./extension" is for screen readers (issue 43): a figure output's <img> gets its alt
 // text from the output's text/plain (perclib writes a sentence there; JupyterLab's own
 // image renderer sets no alt), and every ipywidgets slider handle (a div with
-// role="slider", which a <label> cannot name) gets its description as aria-label.
+// role="slider", which a <label> cannot name) gets its description as aria-label and its
+// readout as aria-valuetext. For the self-check questions (issue 53): the feedback line
+// is a live region, and the arrow keys choose among a question's options.
 //
 // "./style": the style says in words,
 // on a lesson's row of controls (SliderFigure's VBox, class perclib-controls), what the
@@ -69,6 +71,51 @@
       }
     }
   }
+  // A slider's readout is what the reader sees ("0.60"): a screen reader gets the same
+  // through aria-valuetext, not the model's float (aria-valuenow 0.6000000000000001).
+  // A question's feedback line is a live region, announced like the website's.
+  function describeValues() {
+    var rows = document.querySelectorAll(".widget-slider");
+    for (var i = 0; i < rows.length; i++) {
+      var readout = rows[i].querySelector(".widget-readout");
+      var text = readout ? readout.textContent.trim() : "";
+      var handles = rows[i].querySelectorAll("[role=slider]");
+      for (var j = 0; j < handles.length; j++) {
+        if (text && handles[j].getAttribute("aria-valuetext") !== text) {
+          handles[j].setAttribute("aria-valuetext", text);
+        }
+      }
+    }
+    var lines = document.querySelectorAll(".perclib-question .perclib-feedback");
+    for (var k = 0; k < lines.length; k++) {
+      if (lines[k].getAttribute("aria-live") !== "polite") {
+        lines[k].setAttribute("role", "status");
+        lines[k].setAttribute("aria-live", "polite");
+      }
+    }
+  }
+
+  // In a question's options the arrow keys pick the next or previous option, as in any
+  // radio group; JupyterLab would otherwise take them to move between cells. Listening on
+  // window in the capture phase runs before JupyterLab's own keydown handler (document).
+  var STEPS = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+  function optionKeys(event) {
+    var target = event.target;
+    if (!(event.key in STEPS) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (!target || target.type !== "radio" || !target.closest) return;
+    var row = target.closest(".perclib-question");
+    if (!row) return;
+    var group = target.closest(".widget-radio-box") || row;
+    var options = Array.prototype.slice.call(group.querySelectorAll("input[type=radio]"));
+    var at = options.indexOf(target);
+    if (at < 0 || options.length < 2) return;
+    var next = options[(at + STEPS[event.key] + options.length) % options.length];
+    event.preventDefault();
+    event.stopPropagation();
+    next.focus();
+    next.click();  // checks it and tells the widget model, as a mouse click does
+  }
+
   var scheduled = false;
   function watchControls() {
     if (typeof MutationObserver === "undefined" || !document.body) return;
@@ -78,9 +125,12 @@
       window.requestAnimationFrame(function () {
         scheduled = false;
         nameControls();
+        describeValues();
       });
-    }).observe(document.body, { childList: true, subtree: true });
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
     nameControls();
+    describeValues();
+    window.addEventListener("keydown", optionKeys, true);
   }
 
   // The alt text of a figure: its output's text/plain, unless that is matplotlib's
