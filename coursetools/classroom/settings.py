@@ -51,6 +51,11 @@ class ClassSettings:
     #: TLS in the hub itself (PEM files), for a hub that listens beyond loopback.
     ssl_cert: str = ""
     ssl_key: str = ""
+    #: ``setup --exchange service``: nbgrader's exchange is the ngshare service behind the
+    #: hub (coursetools/classroom/service.py), not the folder ``exchange_root``.
+    exchange_service: bool = False
+    #: Where that service listens (loopback, reached through the hub's proxy).
+    service_port: int = 10101
 
     def __post_init__(self) -> None:
         self.class_dir = Path(self.class_dir)

@@ -33,6 +33,7 @@ import subprocess
 from pathlib import Path
 
 from coursetools._common import CourseToolsError, lesson_notebooks
+from coursetools.classroom import service
 from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
 from coursetools.classroom.settings import ClassSettings
 
@@ -184,7 +185,7 @@ def hub_config_text(settings: ClassSettings) -> str:
         scheme="https" if settings.ssl_cert else "http", ssl_lines=ssl,
         hub_port=settings.hub_port, proxy_api_port=settings.proxy_api_port,
         authenticator_lines=auth,
-    )
+    ) + (service.hub_lines(settings) if settings.exchange_service else "")
 
 
 def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
@@ -196,6 +197,8 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
 
         text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
                                         sanitize=SANITIZE)
+    if settings.exchange_service:  # after the folder exchange's lines: these replace them
+        text += service.nbgrader_lines(settings, role)
     return text
 
 
@@ -281,10 +284,13 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
         for sub in (folder, folder / "labconfig"):
             sub.chmod(0o755)
 
-    settings.exchange_root.mkdir(parents=True, exist_ok=True)
-    settings.exchange_root.chmod(EXCHANGE_MODE)
-    written.append(settings.exchange_root)
-    written += _make_exchange_course(settings, instructor)
+    if settings.exchange_service:  # no shared folder: the ngshare service behind the hub
+        written += service.install_service(settings)
+    else:
+        settings.exchange_root.mkdir(parents=True, exist_ok=True)
+        settings.exchange_root.chmod(EXCHANGE_MODE)
+        written.append(settings.exchange_root)
+        written += _make_exchange_course(settings, instructor)
 
     root = settings.course_root
     root.mkdir(parents=True, exist_ok=True)
@@ -403,7 +409,11 @@ def check_class(settings: ClassSettings) -> list[str]:
             problems.append(f"{page}: students would see {name}: rerun setup")
 
     ex = settings.exchange_root
-    if not ex.is_dir():
+    if settings.exchange_service:
+        if not service.service_python(settings).exists():
+            problems.append(f"{service.service_python(settings)} is missing (the exchange service): "
+                            "rerun setup --exchange service")
+    elif not ex.is_dir():
         problems.append(f"exchange {ex} is missing: rerun setup (as root)")
     else:
         mode = stat.S_IMODE(ex.stat().st_mode)
@@ -415,7 +425,7 @@ def check_class(settings: ClassSettings) -> list[str]:
     except KeyError:
         problems.append(f"no system user {settings.instructor!r}: sudo adduser {settings.instructor}")
         instructor = None
-    if ex.is_dir() and instructor is not None:
+    if ex.is_dir() and instructor is not None and not settings.exchange_service:
         problems += _check_exchange_course(settings, instructor)
     problems += _check_listening(settings)
     problems += _check_homes(settings)
