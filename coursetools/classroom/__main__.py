@@ -34,6 +34,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--exchange", type=Path, default=Path("/srv/nbgrader/exchange"),
                    help="nbgrader's exchange root (default /srv/nbgrader/exchange), or 'service': "
                         "the ngshare exchange service behind the hub (no shared folder)")
+    s.add_argument("--gradebook-url", default="",
+                   help="a shared gradebook, postgresql+psycopg2://USER:PASSWORD@HOST/DB, for several "
+                        "autograde workers (default: SQLite in the course folder)")
     s.add_argument("--service-port", type=int, default=10101,
                    help="with --exchange service: the service's loopback port (default 10101)")
     s.add_argument("--ip", default="127.0.0.1",
@@ -92,6 +95,7 @@ def main(argv: list[str] | None = None) -> None:
             class_dir=args.dir.resolve(), instructor=args.instructor, course_id=args.course_id,
             course_root=args.course_root, ip=args.ip,
             exchange_service=str(args.exchange) == "service", service_port=args.service_port,
+            gradebook_db_url=args.gradebook_url,
             **({} if str(args.exchange) == "service" else {"exchange_root": args.exchange.resolve()}),
             port=args.port, hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
             authenticator=args.authenticator, test_password=args.test_password, admins=args.admin,

@@ -169,6 +169,19 @@ c.Autograde.sanitize_preprocessors = {sanitize!r}
 '''
 
 
+GRADEBOOK_LINES = '''\
+# The shared gradebook (setup --gradebook-url): its URL, with its password, is in the
+# course folder, which only the instructor can read (this file is readable by all).
+import pathlib as _pathlib  # noqa: E402
+
+c.CourseDirectory.db_url = _pathlib.Path({path!r}).read_text().strip()
+'''
+
+
+def gradebook_url_file(settings: ClassSettings) -> Path:
+    return settings.course_root / ".gradebook-url"
+
+
 def hub_config_text(settings: ClassSettings) -> str:
     if settings.authenticator == "dummy":
         auth = DUMMY_LINES.format(password=settings.test_password)
@@ -197,6 +210,8 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
 
         text += INSTRUCTOR_EXTRA.format(course_root=str(settings.course_root), kernel_name=KERNEL_NAME,
                                         sanitize=SANITIZE)
+    if role == "instructor" and settings.gradebook_db_url:
+        text += GRADEBOOK_LINES.format(path=str(gradebook_url_file(settings)))
     if settings.exchange_service:  # after the folder exchange's lines: these replace them
         text += service.nbgrader_lines(settings, role)
     return text
@@ -300,6 +315,9 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(lesson, target)
             written.append(target)
+    if settings.gradebook_db_url:
+        _write(gradebook_url_file(settings), settings.gradebook_db_url + "\n", 0o600)
+        written.append(gradebook_url_file(settings))
     _chown_tree(root, instructor.pw_uid, instructor.pw_gid)
     root.chmod(0o700)  # the gradebook and the solutions are the instructor's alone
     written.append(_install_sandbox_kernel(settings, instructor))
