@@ -90,3 +90,28 @@ def test_two_workers_grade_into_postgres(tmp_path, monkeypatch) -> None:
         assert not (course / "gradebook.db").exists()  # nothing went to a SQLite file
     finally:
         pg.stop()
+
+
+def test_bench_class_small_prints_its_table() -> None:
+    """benchmarks/bench_class.py --small (the CI size): the table, every row a number."""
+    import re
+    import subprocess
+
+    missing = [t for t in ("configurable-http-proxy", "bwrap") if shutil.which(t) is None]
+    if pg_bin() is None or missing:
+        if IN_CI:
+            pytest.fail(f"bench_class needs postgresql and {missing}")
+        pytest.skip(f"needs postgresql and {missing}")
+    r = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_class.py"), "--small"],
+                       capture_output=True, text=True, timeout=1200, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    print(r.stdout)
+    rows = {m.group(1).strip(): float(m.group(2))
+            for m in re.finditer(r"^(\S.*?|  \S.*?)\s{2,}([0-9.]+)$", r.stdout, re.M)}
+    assert rows["students enrolled"] == 20
+    for key in ("rush: submissions/s (all at once)", "rush: p95 latency (s)",
+                "autograde, 1 worker(s): submissions/min", "autograde, 2 worker(s): submissions/min",
+                "workers to grade all in one hour"):
+        assert rows[key] > 0, (key, rows)
+    assert rows["rush: p50 latency (s)"] <= rows["rush: p95 latency (s)"]
