@@ -102,6 +102,7 @@ def test_roles_match_the_one_machine_setup() -> None:
         text = by_path[f"/etc/coursetools/{role}/nbgrader_config.py"]["stringData"]
         assert 'configureExchange(c, "http://proxy-public/services/ngshare")' in text
         assert ("VerifiedReleaseAssignment" in text) == (role == "instructor")
+        assert ('kernel_name = "perceptron-sandbox"' in text) == (role == "instructor")
     hook = values()["hub"]["extraConfig"]["coursetools-roles"]
     assert '"/etc/coursetools/" + role' in hook
     json.dumps(student_lab)  # a JSON file: plain data only
