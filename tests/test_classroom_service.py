@@ -263,10 +263,19 @@ def test_service_class_across_namespaces(world) -> None:
             raise AssertionError((out_dir / "hub.log").read_text()[-4000:])
         time.sleep(1)
     stage("hub and service up")
-    tokens = {}
-    for user in (instructor, *students.values()):
-        out = in_hub(str(settings.env_bin / "jupyterhub"), "token", "-f", "jupyterhub_config.py", user)
-        tokens[user] = out.stdout.strip().splitlines()[-1]
+    # Hub tokens, as each user's server gets one: the instructor's from `jupyterhub token`
+    # (the hub's own command), the students' from the hub's API with it (an admin).
+    out = in_hub(str(settings.env_bin / "jupyterhub"), "token", "-f", "jupyterhub_config.py", instructor)
+    tokens = {instructor: out.stdout.strip().splitlines()[-1]}
+    make_tokens = (
+        "import json, sys, urllib.request\n"
+        "for name in sys.argv[3:]:\n"
+        "    req = urllib.request.Request(sys.argv[1] + '/hub/api/users/' + name + '/tokens',\n"
+        "        data=b'{}', method='POST', headers={'Authorization': 'token ' + sys.argv[2]})\n"
+        "    print(name, json.load(urllib.request.urlopen(req))['token'])\n")
+    out = in_hub(sys.executable, "-c", make_tokens, base, tokens[instructor], *students.values())
+    tokens |= dict(line.split() for line in out.stdout.splitlines())
+    assert set(tokens) == {instructor, *students.values()}
 
     def as_instructor(*args: str, token: str | None = None, check: bool = True):
         tok = token or tokens[instructor]
@@ -393,5 +402,9 @@ def test_service_class_across_namespaces(world) -> None:
         exported = {row["student_id"]: float(row["raw_score"]) for row in csv.DictReader(f)}
     assert exported == {students[k]: v for k, v in expected.items()}, (exported, graded.stdout[-2000:])
     assert db_file.stat().st_size > 0 and any((class_dir / "service" / "data" / "files").iterdir())
+    stopping = time.monotonic()
+    hub.terminate()  # the hub stops its proxy and the service
+    hub.wait(120)
+    stage(f"hub stopped in {time.monotonic() - stopping:.0f} s")
     (ROOT / "test-output").mkdir(exist_ok=True)
     print(f"\nservice class across namespaces: {time.monotonic() - started:.0f} s")
