@@ -49,6 +49,14 @@ LONG_UNITS = (
 )
 
 
+#: Tests that create system users and open the folders on the way to the course's Python
+#: to them (restoring the modes when done): run one after the other in one worker, or one
+#: closes (restores) a folder the other still needs.
+MACHINE_TESTS = ("tests/test_classroom.py::test_class_end_to_end",
+                 "tests/test_classroom_service.py::test_service_class_across_namespaces")
+MACHINE_UNIT = "tests/test_classroom.py::machine"
+
+
 def work_unit(nodeid: str) -> str:
     """The unit of work a test belongs to: tests of one unit run in one worker.
 
@@ -64,7 +72,11 @@ def work_unit(nodeid: str) -> str:
     'tests/test_nbgrader.py[02_xor.ipynb]'
     >>> work_unit("tests/test_nbgrader.py::test_cli")
     'tests/test_nbgrader.py'
+    >>> work_unit("tests/test_classroom_service.py::test_service_class_across_namespaces")
+    'tests/test_classroom.py::machine'
     """
+    if nodeid in MACHINE_TESTS:
+        return MACHINE_UNIT
     path = nodeid.split("::", 1)[0]
     if path.endswith(".ipynb") or path in SHARED_FIXTURE_MODULES:
         return path
