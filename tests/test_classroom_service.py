@@ -202,7 +202,12 @@ def test_service_class_across_namespaces(world) -> None:
     homes = {name: machine.add_user(name) for name in (instructor, *students.values())}
     for home in homes.values():
         home.chmod(0o700)
-    machine.allow_traverse(Path(sys.executable).parent, Path(sys.executable).resolve(), ROOT)
+    def reopen() -> None:
+        # Users run the course's Python: let them enter (not list) its folders. Again before
+        # every command: on a shared machine another class test may restore those modes.
+        machine.allow_traverse(Path(sys.executable).parent, Path(sys.executable).resolve(), ROOT)
+
+    reopen()
     class_dir = shared / "class"
     port = 8000
     classroom(class_dir, "setup", "--instructor", instructor, "--exchange", "service",
@@ -239,6 +244,7 @@ def test_service_class_across_namespaces(world) -> None:
     def in_hub(*args: str, user: str | None = None, extra: dict | None = None,
                check: bool = True) -> subprocess.CompletedProcess:
         prefix = ["ip", "netns", "exec", ns.hub]
+        reopen()
         if user:
             from coursetools.classroom.setup import _user
 
@@ -299,6 +305,7 @@ def test_service_class_across_namespaces(world) -> None:
                 "JUPYTER_CONFIG_PATH": str(settings.role_config_dir("student"))}
         if os.environ.get("PYTHONPATH"):
             senv["PYTHONPATH"] = os.environ["PYTHONPATH"]
+        reopen()
         r = subprocess.run([*student_sandbox(ns, s, private[k], senv, ro), *args],
                            capture_output=True, text=True, timeout=600)
         if check:
