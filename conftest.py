@@ -50,6 +50,14 @@ LONG_UNITS = (
 )
 
 
+#: Tests that create system users and open the folders on the way to the course's Python
+#: to them (restoring the modes when done): run one after the other in one worker, or one
+#: closes (restores) a folder the other still needs.
+MACHINE_TESTS = ("tests/classroom/test_classroom.py::test_class_end_to_end",
+                 "tests/classroom/test_classroom_service.py::test_service_class_across_namespaces")
+MACHINE_UNIT = "tests/classroom/test_classroom.py::machine"
+
+
 def work_unit(nodeid: str) -> str:
     """The unit of work a test belongs to: tests of one unit run in one worker.
 
@@ -66,7 +74,11 @@ def work_unit(nodeid: str) -> str:
     'tests/homework/test_nbgrader.py[02_xor.ipynb]'
     >>> work_unit("tests/homework/test_nbgrader.py::test_cli")
     'tests/homework/test_nbgrader.py'
+    >>> work_unit("tests/classroom/test_classroom_service.py::test_service_class_across_namespaces")
+    'tests/classroom/test_classroom.py::machine'
     """
+    if nodeid in MACHINE_TESTS:
+        return MACHINE_UNIT
     path = nodeid.split("::", 1)[0]
     if path.endswith(".ipynb") or path in SHARED_FIXTURE_MODULES:
         return path

@@ -32,7 +32,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--course-id", default="perceptron-course")
     s.add_argument("--course-root", type=Path, help="course folder (default ~INSTRUCTOR/COURSE_ID)")
     s.add_argument("--exchange", type=Path, default=Path("/srv/nbgrader/exchange"),
-                   help="nbgrader's exchange root (default /srv/nbgrader/exchange)")
+                   help="nbgrader's exchange root (default /srv/nbgrader/exchange), or 'service': "
+                        "the ngshare exchange service behind the hub (no shared folder)")
+    s.add_argument("--gradebook-url", default="",
+                   help="a shared gradebook, postgresql+psycopg2://USER:PASSWORD@HOST/DB, for several "
+                        "autograde workers (default: SQLite in the course folder)")
+    s.add_argument("--service-port", type=int, default=10101,
+                   help="with --exchange service: the service's loopback port (default 10101)")
     s.add_argument("--ip", default="127.0.0.1",
                    help="address the hub listens on (default loopback, behind the HTTPS proxy)")
     s.add_argument("--ssl-cert", default="", help="TLS certificate (PEM) when the hub itself serves HTTPS")
@@ -104,7 +110,10 @@ def main(argv: list[str] | None = None) -> None:
 
         settings = ClassSettings(
             class_dir=args.dir.resolve(), instructor=args.instructor, course_id=args.course_id,
-            course_root=args.course_root, exchange_root=args.exchange.resolve(), ip=args.ip,
+            course_root=args.course_root, ip=args.ip,
+            exchange_service=str(args.exchange) == "service", service_port=args.service_port,
+            gradebook_db_url=args.gradebook_url,
+            **({} if str(args.exchange) == "service" else {"exchange_root": args.exchange.resolve()}),
             port=args.port, hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
             authenticator=args.authenticator, test_password=args.test_password, admins=args.admin,
             ssl_cert=args.ssl_cert, ssl_key=args.ssl_key,
@@ -145,6 +154,10 @@ def main(argv: list[str] | None = None) -> None:
         from coursetools.classroom.roster import import_roster
 
         students = import_roster(settings, args.file)
+        if settings.exchange_service:  # the service knows the course's students too
+            from coursetools.classroom.service import enrol
+
+            enrol(settings, students)
         print(f"imported {len(students)} students into {settings.course_root / 'gradebook.db'}; "
               "restart the hub so that they can log in")
     elif args.command == "export-grades":

@@ -49,7 +49,7 @@ def read_gradebook(
 
     if per not in ("exercise", "assignment"):
         raise CourseToolsError(f"per must be 'exercise' or 'assignment', got {per!r}")
-    if not (settings.course_root / "gradebook.db").is_file():
+    if not settings.gradebook_db_url and not (settings.course_root / "gradebook.db").is_file():
         raise CourseToolsError(f"no gradebook in {settings.course_root}: import a roster, then autograde")
     possible: dict[str, float] = {}
     rows: list[StudentGrades] = []

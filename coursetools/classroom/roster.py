@@ -179,9 +179,10 @@ def import_roster(settings: ClassSettings, csv_path: Path) -> list[Student]:
         everyone = sorted(((r.id, r.first_name or "", r.last_name or "", r.email or "")
                            for r in session.query(GbStudent)), key=lambda r: r[0])
     owner = settings.course_root.stat()
-    if os.geteuid() == 0:  # created by root: give the gradebook back to the instructor
-        os.chown(db, owner.st_uid, owner.st_gid)
-    db.chmod(0o600)
+    if db.exists():  # the SQLite file (a PostgreSQL gradebook has none)
+        if os.geteuid() == 0:  # created by root: give the gradebook back to the instructor
+            os.chown(db, owner.st_uid, owner.st_gid)
+        db.chmod(0o600)
 
     tmp = settings.roster_file.with_suffix(".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as f:

@@ -51,6 +51,14 @@ class ClassSettings:
     #: TLS in the hub itself (PEM files), for a hub that listens beyond loopback.
     ssl_cert: str = ""
     ssl_key: str = ""
+    #: ``setup --exchange service``: nbgrader's exchange is the ngshare service behind the
+    #: hub (coursetools/classroom/service.py), not the folder ``exchange_root``.
+    exchange_service: bool = False
+    #: Where that service listens (loopback, reached through the hub's proxy).
+    service_port: int = 10101
+    #: A shared gradebook (PostgreSQL, for several autograde workers); empty: the
+    #: one-machine SQLite file in the course folder.
+    gradebook_db_url: str = ""
 
     def __post_init__(self) -> None:
         self.class_dir = Path(self.class_dir)
@@ -99,7 +107,7 @@ class ClassSettings:
 
     @property
     def gradebook_url(self) -> str:
-        return f"sqlite:///{self.course_root / 'gradebook.db'}"
+        return self.gradebook_db_url or f"sqlite:///{self.course_root / 'gradebook.db'}"
 
     def role_config_dir(self, role: str) -> Path:
         """The Jupyter configuration folder the spawner puts on a user's JUPYTER_CONFIG_PATH."""

@@ -32,6 +32,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+from coursetools.classroom import service
 from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
 from coursetools.classroom.settings import ClassSettings
 from coursetools.shared.common import CourseToolsError, lesson_notebooks
@@ -191,6 +192,19 @@ add_submissions_without_autoflush()
 '''
 
 
+GRADEBOOK_LINES = '''\
+# The shared gradebook (setup --gradebook-url): its URL, with its password, is in the
+# course folder, which only the instructor can read (this file is readable by all).
+import pathlib as _pathlib  # noqa: E402
+
+c.CourseDirectory.db_url = _pathlib.Path({path!r}).read_text().strip()
+'''
+
+
+def gradebook_url_file(settings: ClassSettings) -> Path:
+    return settings.course_root / ".gradebook-url"
+
+
 def hub_config_text(settings: ClassSettings) -> str:
     if settings.authenticator == "dummy":
         auth = DUMMY_LINES.format(password=settings.test_password)
@@ -207,7 +221,7 @@ def hub_config_text(settings: ClassSettings) -> str:
         scheme="https" if settings.ssl_cert else "http", ssl_lines=ssl,
         hub_port=settings.hub_port, proxy_api_port=settings.proxy_api_port,
         authenticator_lines=auth,
-    )
+    ) + (service.hub_lines(settings) if settings.exchange_service else "")
 
 
 def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
@@ -223,6 +237,10 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
                                         alt_text=ALT_TEXT)
     else:
         text += STUDENT_EXTRA
+    if role == "instructor" and settings.gradebook_db_url:
+        text += GRADEBOOK_LINES.format(path=str(gradebook_url_file(settings)))
+    if settings.exchange_service:  # after the folder exchange's lines: these replace them
+        text += service.nbgrader_lines(settings, role)
     return text
 
 
@@ -311,10 +329,13 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
         for sub in (folder, folder / "labconfig"):
             sub.chmod(0o755)
 
-    settings.exchange_root.mkdir(parents=True, exist_ok=True)
-    settings.exchange_root.chmod(EXCHANGE_MODE)
-    written.append(settings.exchange_root)
-    written += _make_exchange_course(settings, instructor)
+    if settings.exchange_service:  # no shared folder: the ngshare service behind the hub
+        written += service.install_service(settings)
+    else:
+        settings.exchange_root.mkdir(parents=True, exist_ok=True)
+        settings.exchange_root.chmod(EXCHANGE_MODE)
+        written.append(settings.exchange_root)
+        written += _make_exchange_course(settings, instructor)
 
     root = settings.course_root
     root.mkdir(parents=True, exist_ok=True)
@@ -324,6 +345,9 @@ def write_class(settings: ClassSettings, lessons: list[Path] | None = None) -> l
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(lesson, target)
             written.append(target)
+    if settings.gradebook_db_url:
+        _write(gradebook_url_file(settings), settings.gradebook_db_url + "\n", 0o600)
+        written.append(gradebook_url_file(settings))
     _chown_tree(root, instructor.pw_uid, instructor.pw_gid)
     root.chmod(0o700)  # the gradebook and the solutions are the instructor's alone
     written += _delegate_cgroup(settings, instructor)
@@ -455,7 +479,11 @@ def check_class(settings: ClassSettings) -> list[str]:
             problems.append(f"{page}: students would see {name}: rerun setup")
 
     ex = settings.exchange_root
-    if not ex.is_dir():
+    if settings.exchange_service:
+        if not service.service_python(settings).exists():
+            problems.append(f"{service.service_python(settings)} is missing (the exchange service): "
+                            "rerun setup --exchange service")
+    elif not ex.is_dir():
         problems.append(f"exchange {ex} is missing: rerun setup (as root)")
     else:
         mode = stat.S_IMODE(ex.stat().st_mode)
@@ -467,7 +495,7 @@ def check_class(settings: ClassSettings) -> list[str]:
     except KeyError:
         problems.append(f"no system user {settings.instructor!r}: sudo adduser {settings.instructor}")
         instructor = None
-    if ex.is_dir() and instructor is not None:
+    if ex.is_dir() and instructor is not None and not settings.exchange_service:
         problems += _check_exchange_course(settings, instructor)
     problems += _check_listening(settings)
     problems += _check_homes(settings)

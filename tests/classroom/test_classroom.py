@@ -1460,7 +1460,7 @@ def test_class_end_to_end(machine, shared_tmp) -> None:
         assert float(mrows[s][f"{ASSIGNMENT} total"]) == expected[k]
         assert mrows[s]["Email address"] == f"{s}@example.org"
 
-    # The class report (issue 49; its own test, tests/test_class_report.py, covers the rest):
+    # The class report (issue 49; its own test, tests/classroom/test_class_report.py, covers the rest):
     # scores as the gradebook has them; per check, the correct and the wrong submission
     # pass (the wrong one fails ex2-check only) and the blank one fails in the visible part.
     classroom(class_dir, "report", ASSIGNMENT)

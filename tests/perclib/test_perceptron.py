@@ -166,7 +166,7 @@ def _loop(X, y, *, beta=0.0, eta=1.0, max_epochs=1000, perms=None):
 @pytest.mark.parametrize("case", ["cyclic", "random", "beta", "tiny-eta"])
 def test_compiled_loop_makes_the_loops_updates(case, monkeypatch):
     """The compiled loop (with its exact decisions near zero) is the textbook loop."""
-    # Forced: a run would otherwise start on the Python loop (tests/test_compiled_loop.py
+    # Forced: a run would otherwise start on the Python loop (tests/perclib/test_compiled_loop.py
     # holds every loop to an exact reference; this one is about the compiled loop).
     monkeypatch.setattr(importlib.import_module("perclib.train.perceptron"), "LOOP", "compiled")
     d = teacher_data(3000, 12, margin=0.01, rng=17)

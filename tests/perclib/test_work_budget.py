@@ -123,7 +123,7 @@ def test_a_bad_budget_is_named(bad) -> None:
 
 
 def test_minover_refuses_the_issue_case_like_max_margin() -> None:
-    # The run is right (tests/test_bad_inputs.py checks its weights); its margin, about
+    # The run is right (tests/perclib/test_bad_inputs.py checks its weights); its margin, about
     # 5e-599, is no float64: a warning from the run, an error from the margin.
     X = [[1e200, 0.0], [0.0, 1e-200]]
     with pytest.warns(MarginWarning, match=r"minover: its final weights separate .* below float64"):
