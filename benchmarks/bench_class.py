@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import json
 import os
 import secrets
@@ -182,12 +183,15 @@ def autograde(graded: int, workers: int) -> dict:
 
     pg = ThrowawayPostgres().start()
     tmp = Path(tempfile.mkdtemp(prefix="bench-class-"))
+    group: Path | None = None
     try:
         course = tmp / "course"
         (course / "source" / ASSIGNMENT).mkdir(parents=True)
         shutil.copyfile(LESSON, course / "source" / ASSIGNMENT / LESSON.name)
         settings = ClassSettings(class_dir=tmp / "class", instructor="teacher", course_root=course,
-                                 exchange_root=tmp / "exchange", gradebook_db_url=pg.url)
+                                 exchange_root=tmp / "exchange", gradebook_db_url=pg.url,
+                                 course_id=f"bench-{os.getpid()}")
+        group = _grading_cgroup(settings)  # the kernels' memory limit, as setup makes it
         config_dir = tmp / "config"
         config_dir.mkdir()
         (config_dir / "nbgrader_config.py").write_text(nbgrader_config_text(settings, "instructor"))
@@ -220,6 +224,22 @@ def autograde(graded: int, workers: int) -> dict:
     finally:
         pg.stop()
         shutil.rmtree(tmp, ignore_errors=True)
+        for sub in [*group.glob("kernel-*"), group] if group is not None else []:
+            with contextlib.suppress(OSError):
+                sub.rmdir()
+
+
+def _grading_cgroup(settings: ClassSettings) -> Path:
+    """The course's memory cgroup, delegated to this process's user as setup does it."""
+    from coursetools.classroom.cgroup import delegate, memory_controller
+    from coursetools.classroom.setup import grading_cgroup
+
+    controller = memory_controller()
+    if controller is None:
+        raise SystemExit("no memory cgroup controller under /sys/fs/cgroup (the grading sandbox needs one)")
+    group = grading_cgroup(settings)
+    delegate(group, controller.version, os.getuid(), os.getgid())
+    return group
 
 
 def main(argv: list[str] | None = None) -> int:
