@@ -67,11 +67,11 @@ for f in tests/*/test_*.py; do
         tests/lessons/test_browser*|tests/project/test_binder.py|tests/handouts/*|tests/homework/test_nbgrader.py) ;;
         tests/homework/test_homework.py|tests/lessons/test_run.py|tests/lessons/test_lazy_answers.py) ;;  # execute notebooks
         tests/lessons/test_mutation.py) ;;  # executes a lesson per mutant sample
-        tests/perclib/test_cpu_independence.py|tests/site/test_site.py|tests/site/test_site_safety.py) ;;  # CPU switch; the site
-        tests/site/test_site_questions.py|tests/site/test_site_figure_data.py) ;;  # the site's tool chain
+        tests/lessons/test_graded.py|tests/lessons/test_adversarial.py) ;;  # grading: nbgrader, bwrap
+        tests/lessons/test_question_save.py) ;;  # saves through a Jupyter server
+        tests/perclib/test_cpu_independence.py|tests/site/*) ;;  # CPU switch; the site's tool chain (Sphinx)
         tests/slides/*|tests/classroom/*) ;;  # decks in a browser; a JupyterHub class
         tests/project/test_course_settings.py|tests/project/test_docs_claims.py) ;;  # Jupyter server, the tools' CLIs
-        tests/site/test_mathjax.py) ;;  # MathJax 3 from the site extra
         # Same figure bytes whatever the last bits: a property of the stored lessons, which
         # are stored with the newest versions (a floor install draws other pixels anyway).
         tests/widgets/test_stable_pixels.py) ;;

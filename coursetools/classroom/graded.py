@@ -250,10 +250,11 @@ def notebook_verdicts(cells: list[Any], *, confine: bool = True, only: set[str] 
         return {grade_id: future.result() for grade_id, future in futures.items()}
 
 
+from traitlets import Bool  # noqa: E402  (traitlets comes with Jupyter, always here)
+
 try:  # nbgrader is the instructor's: the functions above work without it
     from nbformat.v4 import new_output
     from nbgrader.preprocessors import NbGraderPreprocessor
-    from traitlets import Bool
 except ImportError:  # pragma: no cover
     NbGraderPreprocessor = object  # type: ignore[assignment,misc]
 

@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browser_support import CHROMIUM_ARGS, find_chromium, free_port  # noqa: E402
+from cgroup_support import own_grading_cgroup  # noqa: E402
 
 from coursetools.classroom import load_settings  # noqa: E402
 from coursetools.classroom.roster import read_roster  # noqa: E402
@@ -554,18 +555,6 @@ def _hw_notebook():
     return nb
 
 
-def _own_grading_cgroup(settings, request) -> None:
-    """The course's memory cgroup, as setup delegates it, for the test's user; removed after."""
-    from coursetools.classroom.cgroup import delegate, memory_controller
-    from coursetools.classroom.setup import grading_cgroup
-
-    controller = memory_controller()
-    assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
-    group = grading_cgroup(settings)
-    delegate(group, controller.version, os.getuid(), os.getgid())
-    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("kernel-*"), group]])
-
-
 def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkeypatch, request) -> None:
     import json
 
@@ -580,7 +569,7 @@ def test_autograde_in_the_sandbox_warns_only_on_an_edited_check(tmp_path, monkey
     (course / "source" / "hw").mkdir(parents=True)
     settings = ClassSettings(class_dir=tmp_path / "class", instructor="teacher", course_root=course,
                              exchange_root=tmp_path / "exchange", course_id=f"t-{secrets.token_hex(3)}")
-    _own_grading_cgroup(settings, request)
+    own_grading_cgroup(settings, request)
     (course / "nbgrader_config.py").write_text(nbgrader_config_text(settings, "instructor"))
     spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
     spec.parent.mkdir(parents=True)

@@ -18,8 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from cgroup_support import own_grading_cgroup  # noqa: E402
 from pg_support import ThrowawayPostgres, pg_bin  # noqa: E402
-from test_classroom import IN_CI, _hw_notebook, _own_grading_cgroup  # noqa: E402
+from test_classroom import IN_CI, _hw_notebook  # noqa: E402
 
 from coursetools.classroom.scale import autograde_many, check_gradebook, split_round_robin  # noqa: E402
 
@@ -58,7 +59,7 @@ def test_two_workers_grade_into_postgres(tmp_path, monkeypatch, request) -> None
         settings = ClassSettings(class_dir=tmp_path / "class", instructor="teacher", course_root=course,
                                  exchange_root=tmp_path / "exchange", gradebook_db_url=pg.url,
                                  course_id=f"t-{secrets.token_hex(3)}")
-        _own_grading_cgroup(settings, request)  # the kernels' memory limit, as setup makes it
+        own_grading_cgroup(settings, request)  # the kernels' memory limit, as setup makes it
         config_dir = tmp_path / "config"
         config_dir.mkdir()
         (config_dir / "nbgrader_config.py").write_text(nbgrader_config_text(settings, "instructor"))

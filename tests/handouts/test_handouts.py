@@ -36,7 +36,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fixtures")]
 import fixture_lessons  # noqa: E402
 
 from coursetools import CourseToolsError, lesson_notebooks  # noqa: E402
-from coursetools.handouts.build import build as ho  # noqa: E402
+from coursetools.handouts import build as ho  # noqa: E402
 from coursetools.shared.roles import cell_role  # noqa: E402
 
 LESSONS = lesson_notebooks(ROOT / "notebooks")

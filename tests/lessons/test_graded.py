@@ -152,8 +152,12 @@ def nand_unit(n):
 '''
 
 
-def test_autograde_scores_a_tampering_answer_zero_and_the_solution_full(tmp_path, monkeypatch) -> None:
+def test_autograde_scores_a_tampering_answer_zero_and_the_solution_full(tmp_path, monkeypatch,
+                                                                      request) -> None:
     _need_bwrap()
+    import secrets
+
+    from cgroup_support import own_grading_cgroup
     from nbgrader.api import Gradebook
     from nbgrader.apps import NbGraderAPI
     from traitlets.config.loader import PyFileConfigLoader
@@ -166,7 +170,8 @@ def test_autograde_scores_a_tampering_answer_zero_and_the_solution_full(tmp_path
     course = tmp_path / "course"
     (course / "source" / "l1").mkdir(parents=True)
     settings = ClassSettings(class_dir=tmp_path / "class", instructor="teacher", course_root=course,
-                             exchange_root=tmp_path / "exchange")
+                             exchange_root=tmp_path / "exchange", course_id=f"t-{secrets.token_hex(3)}")
+    own_grading_cgroup(settings, request)  # the kernels' memory limit, as setup makes it
     (course / "nbgrader_config.py").write_text(nbgrader_config_text(settings, "instructor"))
     spec = tmp_path / "share" / "kernels" / KERNEL_NAME / "kernel.json"
     spec.parent.mkdir(parents=True)

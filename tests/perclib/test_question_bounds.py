@@ -56,7 +56,7 @@ def test_ordinary_answers_still_read():
 
 
 def test_the_worst_inputs_return_in_bounded_time():
-    code = ("from tests.test_question_bounds import HUGE, _questions\n"
+    code = ("from tests.perclib.test_question_bounds import HUGE, _questions\n"
             "qs = _questions()\n"
             "for kind, text in HUGE * 3:\n"
             "    qs[kind].check(text)\n"

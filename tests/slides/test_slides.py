@@ -20,7 +20,7 @@ import nbformat
 import pytest
 
 from coursetools.shared.common import lesson_notebooks, repo_root
-from coursetools.slides.build import build as slides
+from coursetools.slides import build as slides
 
 pytestmark = pytest.mark.browser
 LESSONS = lesson_notebooks()
