@@ -37,6 +37,8 @@ import fixture_lessons  # noqa: E402
 
 from coursetools import CourseToolsError, lesson_notebooks  # noqa: E402
 from coursetools.handouts import build as ho  # noqa: E402
+from coursetools.shared.browser import CHROMIUM_ARGS, find_chromium  # noqa: E402
+from coursetools.shared.cells import lesson_title  # noqa: E402
 from coursetools.shared.roles import cell_role  # noqa: E402
 
 LESSONS = lesson_notebooks(ROOT / "notebooks")
@@ -56,7 +58,7 @@ def _missing(reason: str):
 
 
 def _require_tools():
-    if ho.find_chromium() is None:
+    if find_chromium() is None:
         _missing("Chromium not found (apt-get install chromium)")
     try:
         from coursetools.shared import mathjax
@@ -101,7 +103,7 @@ def browser():
 
     with sync_playwright() as pw:
         b = pw.chromium.launch(
-            executable_path=ho.find_chromium(), headless=True, args=ho.CHROMIUM_ARGS
+            executable_path=find_chromium(), headless=True, args=CHROMIUM_ARGS
         )
         yield b
         b.close()
@@ -273,7 +275,7 @@ def test_handout_html_offline_maths_and_figures(built, browser, name):
     assert "Worked solution" not in html
     assert facts["closedDetails"] == 0, "paper can't be clicked: every <details> is open"
     assert all(w == "normal/normal" for w in facts["outputWordBreak"]), "output breaks mid-word"
-    title = ho.lesson_title(nb, source.stem)
+    title = lesson_title(nb, source.stem)
     assert facts["title"] == title and title in facts["footer"] and ho.LICENCE in facts["footer"]
 
 
@@ -312,7 +314,7 @@ def test_handout_pdf_title_and_last_page(built, name):
     source, handout = built[name]
     info = subprocess.run(["pdfinfo", str(handout.pdf)], capture_output=True, text=True,
                           check=True).stdout
-    title = ho.lesson_title(nbformat.read(source, as_version=4), source.stem)
+    title = lesson_title(nbformat.read(source, as_version=4), source.stem)
     assert re.search(rf"^Title:\s+{re.escape(title)}\s*$", info, flags=re.M), info
     pages = int(re.search(r"^Pages:\s+(\d+)", info, flags=re.M).group(1))
     fill = ho.last_page_fill(handout.pdf)

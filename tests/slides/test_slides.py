@@ -28,7 +28,7 @@ SHOTS = repo_root() / "test-output" / "slides"
 
 
 def _chromium() -> str | None:
-    from coursetools.handouts.build import find_chromium
+    from coursetools.shared.browser import find_chromium
 
     found = find_chromium()
     if found is None and os.environ.get("CI"):
@@ -49,7 +49,7 @@ def decks(tmp_path_factory) -> Path:
 def browser():
     from playwright.sync_api import sync_playwright
 
-    from coursetools.handouts.build import CHROMIUM_ARGS
+    from coursetools.shared.browser import CHROMIUM_ARGS
 
     with sync_playwright() as pw:
         chrome = pw.chromium.launch(executable_path=_chromium(), headless=True, args=CHROMIUM_ARGS)
