@@ -464,10 +464,16 @@ def test_an_unchanged_handout_is_reused_and_an_edited_one_rebuilt(tmp_path):
     """The handouts cache (issue 51): same lesson and tools, same bytes, no Chromium run;
     one changed sentence, a new build."""
     _require_tools()
+    from concurrent.futures import ThreadPoolExecutor
+
+    def build(out: str):  # in a thread of its own: this worker may hold a Playwright loop
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(ho.build, [src], tmp_path / out, pdf=False, verbose=False,
+                               cache_dir=tmp_path / "cache").result()
+
     src = fixture_lessons.write(fixture_lessons.tiny_lesson(), tmp_path / "src" / FIXTURE_NAME)
-    cache = tmp_path / "cache"
-    (first,) = ho.build([src], tmp_path / "a", pdf=False, verbose=False, cache_dir=cache)
-    (again,) = ho.build([src], tmp_path / "b", pdf=False, verbose=False, cache_dir=cache)
+    (first,) = build("a")
+    (again,) = build("b")
     assert not first.reused and again.reused
     assert again.html.read_bytes() == first.html.read_bytes()
     assert (again.n_math, again.n_images) == (first.n_math, first.n_images)
@@ -475,6 +481,6 @@ def test_an_unchanged_handout_is_reused_and_an_edited_one_rebuilt(tmp_path):
     prose = next(c for c in nb.cells if c.cell_type == "markdown")
     prose.source += "\n\nA sentence added by the test."
     nbformat.write(nb, src)
-    (edited,) = ho.build([src], tmp_path / "c", pdf=False, verbose=False, cache_dir=cache)
+    (edited,) = build("c")
     assert not edited.reused
     assert "A sentence added by the test." in edited.html.read_text(encoding="utf-8")
