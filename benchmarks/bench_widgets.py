@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import textwrap
 
-from jupyter_client.manager import start_new_kernel
+from coursetools.shared.kernels import start_kernel
 
 TARGET_MS = 30.0
 
@@ -70,7 +70,7 @@ KERNEL_CODE = textwrap.dedent(
 
 
 def main() -> None:
-    manager, client = start_new_kernel(kernel_name="python3")
+    manager, client = start_kernel("python3")
     found: list[list] = []
 
     def on_message(message: dict) -> None:

@@ -29,7 +29,10 @@ Attempt labels start with their kind (issue 31 names them):
   check's frames read): must fail the visible check with the guard's message, which
   says a grader reads the answer;
 - ``reach:`` uses a reference value or helper of the check: must fail the *full* check,
-  with any error (the reference is not there while the answer runs).
+  with any error (the reference is not there while the answer runs);
+- ``right:`` a correct answer in another form than the stored solution (``3 * a`` for
+  ``2 * a``, another valid construction): must *pass* the full check, so that a check
+  strict enough to kill every mutant does not also fail a student who is right.
 
 Every other kind must fail the visible check.
 """
@@ -44,13 +47,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
-from jupyter_client.manager import start_new_kernel
 
 from coursetools.homework.build import student_version
+from coursetools.shared.kernels import start_kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 KINDS = ("library", "capture", "sibling", "hard-coded", "wrong", "self-consistent", "tolerance",
-         "scale", "lookup", "edge", "tamper", "reach")
+         "scale", "lookup", "edge", "tamper", "reach", "right")
 #: Kinds judged by the full check (hidden tests included); the others by the visible one.
 FULL_CHECK_KINDS = ("lookup", "edge", "reach")
 GRADER_READS = "A grader reads every answer"
@@ -97,7 +100,7 @@ class Kernel:
     """A Python kernel started in ``notebooks/`` that runs cells and reports errors."""
 
     def __init__(self) -> None:
-        self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT / "notebooks"))
+        self.km, self.kc = start_kernel("python3", cwd=str(ROOT / "notebooks"))
 
     def run(self, code: str, timeout: float = 300) -> tuple[str | None, str, str]:
         """Run ``code``; return (error name or None, error value, printed text)."""
@@ -158,9 +161,11 @@ def _try_attempts(kernel: Kernel, grade_id: str, stub: str, visible: str, full_c
         if error is not None:
             outcomes.append(Outcome(grade_id, attempt.label, f"the attempt itself raised {error}: {value}"))
             continue
-        which = "full" if attempt.kind in FULL_CHECK_KINDS else "visible"
+        which = "full" if attempt.kind in FULL_CHECK_KINDS + ("right",) else "visible"
         error, value, printed = kernel.run(full_check if which == "full" else visible)
-        if error is None:
+        if attempt.kind == "right":
+            problem = None if error is None else f"a right answer failed the full check: {value}"
+        elif error is None:
             problem = f"passed the {which} check (printed {printed.strip()!r})"
         elif attempt.kind == "reach":
             problem = None

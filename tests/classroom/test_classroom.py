@@ -51,6 +51,7 @@ from coursetools.classroom import load_settings  # noqa: E402
 from coursetools.classroom.roster import read_roster  # noqa: E402
 from coursetools.classroom.setup import run_as  # noqa: E402
 from coursetools.shared.common import CourseToolsError  # noqa: E402
+from coursetools.shared.kernels import start_kernel  # noqa: E402
 
 LESSON = ROOT / "notebooks" / "03_general_position.ipynb"
 ASSIGNMENT = "03-general-position"
@@ -446,15 +447,13 @@ def run_planted(kernel_dir: Path, cwd: Path, names: dict[str, str]) -> dict:
     """Run PLANTED in the sandbox kernel (as the caller) and return what it reports."""
     import json
 
-    from jupyter_client.manager import start_new_kernel
-
     from coursetools.classroom.sandbox import KERNEL_NAME
 
     code = "".join(f"{k} = {v!r}\n" for k, v in names.items()) + PLANTED
     old = os.environ.get("JUPYTER_PATH")
     os.environ["JUPYTER_PATH"] = str(kernel_dir)
     try:
-        km, kc = start_new_kernel(kernel_name=KERNEL_NAME, cwd=str(cwd), startup_timeout=60)
+        km, kc = start_kernel(KERNEL_NAME, cwd=str(cwd), startup_timeout=60)
     finally:
         os.environ.pop("JUPYTER_PATH") if old is None else os.environ.update(JUPYTER_PATH=old)
     out: list[str] = []
@@ -514,8 +513,6 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
 def test_sandbox_kernel_that_sleeps_past_its_wall_clock_is_killed(tmp_path) -> None:
     import json
 
-    from jupyter_client.manager import start_new_kernel
-
     from coursetools.classroom.sandbox import KERNEL_NAME, kernel_spec
 
     spec = kernel_spec(sys.executable, [])
@@ -526,7 +523,7 @@ def test_sandbox_kernel_that_sleeps_past_its_wall_clock_is_killed(tmp_path) -> N
     old = os.environ.get("JUPYTER_PATH")
     os.environ["JUPYTER_PATH"] = str(tmp_path / "share")
     try:
-        km, kc = start_new_kernel(kernel_name=KERNEL_NAME, cwd=str(tmp_path), startup_timeout=60)
+        km, kc = start_kernel(KERNEL_NAME, cwd=str(tmp_path), startup_timeout=60)
     finally:
         os.environ.pop("JUPYTER_PATH") if old is None else os.environ.update(JUPYTER_PATH=old)
     try:

@@ -47,6 +47,13 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "if any(np.array_equal(a, np.asarray(v, dtype=float)) for v in starts.values()):\n"
                 "    return np.array([a, 2 * a, [-a[1], a[0]]])\n"
                 "return np.array([a, 2 * a, [1.0, 1.0]])"),
+        # Right in another form: 3a and a / 3 are rounded off the line through a for most
+        # a, so an exact count of their labellings sees general position (6, not 4).
+        Attempt("right: a, 3a and a turned by 90 degrees",
+                "a = np.asarray(a, dtype=float)\nreturn np.array([a, 3 * a, [-a[1], a[0]]])"),
+        Attempt("right: a, a / 3 and a plus a turned by 90 degrees",
+                "a = np.asarray(a, dtype=float)\n"
+                "return np.array([a, a / 3, a + [-a[1], a[0]]])"),
     ],
     # Exact affine general position of integer points in the plane.
     "ex2-answer": [

@@ -234,3 +234,28 @@ def test_the_reviews_wrong_answers_fail_the_graded_path(lesson: Path) -> None:
             if verdict["passed"]:
                 passed.append(f"{exercise.grade_id}: {attempt.label}")
     assert not passed, passed
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_right_answers_in_another_form_pass_the_graded_path(lesson: Path) -> None:
+    """A right answer that is not the stored solution (kind ``right:`` in the tables)
+    scores in the graded path as it passes in the kernel."""
+    _need_bwrap()
+    sys.path.insert(0, str(ROOT / "tests"))
+    from exercise_audit import load_table
+
+    from coursetools.authoring.adversarial import _fill, exercises
+    from coursetools.classroom.graded import graded_verdict
+    from perclib.graded import answer_context
+
+    table = load_table(int(lesson.name[:2]))
+    failed = []
+    for exercise in exercises(lesson):
+        for attempt in table[exercise.grade_id.replace("-check", "-answer")]:
+            if attempt.kind != "right":
+                continue
+            source = _fill(exercise, attempt.code)
+            verdict = graded_verdict(exercise.check, source, answer_context(exercise.before, source))
+            if not verdict["passed"]:
+                failed.append(f"{exercise.grade_id}: {attempt.label}: {verdict}")
+    assert not failed, failed

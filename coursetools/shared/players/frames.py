@@ -400,10 +400,10 @@ class _Kernel:
     """A fresh kernel in the notebooks' folder that runs code and returns its stdout."""
 
     def __init__(self, cwd: Path):
-        from jupyter_client.manager import start_new_kernel
+        from coursetools.shared.kernels import start_kernel
 
         env = {**os.environ, "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
-        self.manager, self.client = start_new_kernel(kernel_name="python3", cwd=str(cwd), env=env)
+        self.manager, self.client = start_kernel("python3", cwd=str(cwd), env=env)
 
     def run(self, code: str, what: str, timeout: float = 600,
             on_stderr: Callable[[str], None] | None = None) -> tuple[str, int]:
