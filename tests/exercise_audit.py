@@ -140,6 +140,9 @@ def audit(lesson: Path, table: dict[str, list[Attempt]]) -> list[Outcome]:
             if grade_id.endswith("-answer") and full.metadata["nbgrader"].get("solution"):
                 visible, full_check = cells[index + 1][1].source, cells[index + 1][0].source
                 outcomes += _try_attempts(kernel, grade_id, stub.source, visible, full_check, table)
+                if OWN_NUMBERS in full.source + full_check:
+                    data = [c.source for c, _ in cells[_data_start(cells, index):index]]
+                    outcomes += own_numbers(kernel, grade_id, data, full.source, full_check)
             error, value, _ = kernel.run(full.source if grade_id.endswith("-answer") else stub.source)
             if error is not None:
                 outcomes.append(Outcome(grade_id or f"cell {index}", "the lesson itself",
@@ -148,6 +151,100 @@ def audit(lesson: Path, table: dict[str, list[Attempt]]) -> list[Outcome]:
     finally:
         kernel.close()
     return outcomes
+
+
+OWN_NUMBERS = "student_seed("
+#: Two students' keys (hex, as the class's key files hold them).
+STUDENT_KEYS = ("a1" * 32, "b2" * 32)
+#: What a check must say when the answers are someone else's (perclib.classroom.NOT_YOURS
+#: or the lesson's own words for it).
+NOT_YOURS_WORDS = re.compile(r"not yours|not fit your numbers", re.IGNORECASE)
+
+RECORD = """
+import copy as _copy, functools as _functools
+_recorded = {}
+def _recording(name, f):
+    @_functools.wraps(f)
+    def wrapped(*args, **kwargs):
+        result = f(*args, **kwargs)
+        _recorded.setdefault(name, []).append(_copy.deepcopy(result))
+        return result
+    return wrapped
+"""
+
+REPLAY = """
+def _replaying(name, answers):
+    answers = list(answers)
+    def replay(*args, **kwargs):   # the other student's results, call by call
+        return _copy.deepcopy(answers.pop(0) if len(answers) > 1 else answers[0])
+    return replay
+"""
+
+
+def _data_start(cells: list, answer_index: int) -> int:
+    """The first cell after the previous exercise's check that makes own numbers."""
+    start = answer_index
+    for k in range(answer_index - 1, -1, -1):
+        full = cells[k][0]
+        if full.metadata.get("nbgrader", {}).get("grade_id", "").endswith("-check"):
+            break
+        if full.cell_type == "code" and OWN_NUMBERS in full.source:
+            start = k
+    return start
+
+
+def own_numbers(kernel: Kernel, grade_id: str, data: list[str], answer: str,
+                check: str) -> list[Outcome]:
+    """An exercise with each student's own numbers (issue 49), in a class of two.
+
+    Student A and student B (two keys) each run the stored solution: both must pass the
+    full check, and their results must differ. Then B hands in A's results, hard-coded
+    (a function that returns what A's returned, call by call): the check must fail and
+    say that the numbers are not B's. At the end the key is unset and the data made
+    again, so the rest of the lesson runs as a reader alone sees it.
+    """
+    import ast
+
+    names = [node.name for node in ast.parse(answer).body if isinstance(node, ast.FunctionDef)]
+    if not names:
+        return [Outcome(grade_id, "own numbers", "the answer defines no function to record")]
+    label = "own numbers"
+    problems: list[str] = []
+
+    def as_student(key: str | None) -> None:
+        set_key = (f"os.environ['PERCLIB_STUDENT_KEY'] = {key!r}" if key else
+                   "os.environ.pop('PERCLIB_STUDENT_KEY', None)")
+        kernel.run(f"import os\n{set_key}")
+        for source in data:
+            kernel.run(source)
+
+    def solve(key: str, who: str) -> None:
+        as_student(key)
+        kernel.run(answer)
+        kernel.run(RECORD + "".join(f"{n} = _recording({n!r}, {n})\n" for n in names))
+        error, value, _ = kernel.run(check)
+        if error is not None:
+            problems.append(f"the stored solution fails for {who}: {error}: {value}")
+
+    try:
+        solve(STUDENT_KEYS[0], "student A")
+        kernel.run("_copied = _recorded")
+        solve(STUDENT_KEYS[1], "student B")
+        _, _, printed = kernel.run("print(repr(_copied) == repr(_recorded))")
+        if printed.strip() != "False":
+            problems.append("students A and B got the same results: their numbers are not "
+                            "their own")
+        kernel.run(REPLAY + "".join(f"{n} = _replaying({n!r}, _copied.get({n!r}, [None]))\n"
+                                    for n in names))
+        error, value, _ = kernel.run(check)
+        if error is None:
+            problems.append("student B handed in student A's results and passed")
+        elif error != "AssertionError" or not NOT_YOURS_WORDS.search(value):
+            problems.append("a copy of student A's results failed without saying the numbers "
+                            f"are not B's: {error}: {value}")
+    finally:
+        as_student(None)
+    return [Outcome(grade_id, label, "; ".join(problems) or None)]
 
 
 def _try_attempts(kernel: Kernel, grade_id: str, stub: str, visible: str, full_check: str,

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from exercise_audit import KINDS, ROOT, audit, fill_stub, load_table
+from exercise_audit import KINDS, OWN_NUMBERS, ROOT, audit, fill_stub, load_table
 
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb") if not p.name.startswith("00_"))
 
@@ -64,6 +64,18 @@ def test_every_exercise_has_a_table_of_attempts(lesson: Path) -> None:
                 f"{lesson.name} {grade_id}: a library attempt but none that captures the function "
                 "another way (default argument, closure, alias)")
         assert set(kinds) <= set(KINDS), f"{grade_id}: unknown kind in {kinds}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_every_lesson_has_an_exercise_with_each_students_own_numbers(lesson: Path) -> None:
+    """Issue 49: in a class, one exercise per lesson at least takes its data from the
+    student's key (``perclib.classroom.student_seed`` in its answer and in its check).
+    The audit below then runs it for two students and for a copy (``own_numbers``)."""
+    own = [grade_id for grade_id in _autograded_answers(lesson)
+           if OWN_NUMBERS in _answer_source(lesson, grade_id)
+           and OWN_NUMBERS in _check_source(lesson, grade_id)]
+    assert own, (f"{lesson.name}: no exercise makes its numbers with student_seed in both "
+                 "its answer cell and its check")
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
