@@ -26,6 +26,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -117,6 +118,7 @@ class JupyterServer:
         user_settings: Path | None = None,
         startup_timeout: float = 90,
         extra_env: dict[str, str] | None = None,
+        kernel_transport: str = "ipc",
     ):
         self.root_dir = root_dir
         self.extra_env = dict(extra_env or {})  # on top of this process's (kernels inherit it)
@@ -128,6 +130,15 @@ class JupyterServer:
         self.startup_timeout = startup_timeout
         self.proc: subprocess.Popen | None = None
         self.log_path = state_dir / "server.log"
+        # Kernels talk to the server over Unix sockets here, not TCP. With TCP,
+        # jupyter_client picks five free ports and lets go of them; the kernel binds them
+        # a second later, and under CI's load another process (an HTTP client's outgoing
+        # port, another test's kernel) can take one in between: the kernel dies, the server
+        # restarts it, and JupyterLab shows a "kernel restarting" dialog in the middle of a
+        # test. Sockets live in a short folder of their own (a Unix socket path must stay
+        # under 108 bytes). What the tests check, the lesson in the page, is the same.
+        self.kernel_transport = kernel_transport
+        self.runtime_dir = tempfile.mkdtemp(prefix="jrt-")
 
     # -- lifecycle ---------------------------------------------------------------
     def _environment(self) -> dict[str, str]:
@@ -150,7 +161,7 @@ class JupyterServer:
         env.update(
             JUPYTER_CONFIG_DIR=str(st / "config"),
             JUPYTER_DATA_DIR=str(st / "data"),
-            JUPYTER_RUNTIME_DIR=str(st / "runtime"),
+            JUPYTER_RUNTIME_DIR=self.runtime_dir,
             JUPYTER_PLATFORM_DIRS="1",
             JUPYTERLAB_SETTINGS_DIR=str(settings),
             JUPYTERLAB_WORKSPACES_DIR=str(st / "workspaces"),
@@ -179,6 +190,7 @@ class JupyterServer:
             "--JupyterNotebookApp.expose_app_in_browser=True",
             "--LabApp.news_url=",
             "--LanguageServerManager.autodetect=False",
+            f"--KernelManager.transport={self.kernel_transport}",
         ]
         self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
@@ -228,6 +240,7 @@ class JupyterServer:
                     self.proc.wait(timeout=10)
         self._log.close()
         self.proc = None
+        shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
     def __enter__(self) -> JupyterServer:
         return self.start()
