@@ -211,10 +211,9 @@ def test_autograde_scores_a_tampering_answer_zero_and_the_solution_full(tmp_path
 
 # -- the reviews' wrong answers, in the graded path --------------------------------
 
-@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
-def test_the_reviews_wrong_answers_fail_the_graded_path(lesson: Path) -> None:
-    """Each wrong answer of review turn 6 (in ``tests/lazy_answers``, labelled
-    "(review 6)") fails the graded check too, not only the check in the kernel."""
+def _graded_verdicts(lesson: Path, wanted) -> list[tuple[str, dict]]:
+    """The graded path's verdict on each attempt of the lesson's table that ``wanted``
+    selects, as (exercise: label, verdict)."""
     _need_bwrap()
     sys.path.insert(0, str(ROOT / "tests"))
     from exercise_audit import load_table
@@ -224,15 +223,23 @@ def test_the_reviews_wrong_answers_fail_the_graded_path(lesson: Path) -> None:
     from perclib.graded import answer_context
 
     table = load_table(int(lesson.name[:2]))
-    passed = []
+    verdicts = []
     for exercise in exercises(lesson):
         for attempt in table[exercise.grade_id.replace("-check", "-answer")]:
-            if "(review 6)" not in attempt.label:
-                continue
-            source = _fill(exercise, attempt.code)
-            verdict = graded_verdict(exercise.check, source, answer_context(exercise.before, source))
-            if verdict["passed"]:
-                passed.append(f"{exercise.grade_id}: {attempt.label}")
+            if wanted(attempt):
+                source = _fill(exercise, attempt.code)
+                verdict = graded_verdict(exercise.check, source,
+                                         answer_context(exercise.before, source))
+                verdicts.append((f"{exercise.grade_id}: {attempt.label}", verdict))
+    return verdicts
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_the_reviews_wrong_answers_fail_the_graded_path(lesson: Path) -> None:
+    """Each wrong answer of review turn 6 (in ``tests/lazy_answers``, labelled
+    "(review 6)") fails the graded check too, not only the check in the kernel."""
+    verdicts = _graded_verdicts(lesson, lambda attempt: "(review 6)" in attempt.label)
+    passed = [label for label, verdict in verdicts if verdict["passed"]]
     assert not passed, passed
 
 
@@ -240,22 +247,6 @@ def test_the_reviews_wrong_answers_fail_the_graded_path(lesson: Path) -> None:
 def test_right_answers_in_another_form_pass_the_graded_path(lesson: Path) -> None:
     """A right answer that is not the stored solution (kind ``right:`` in the tables)
     scores in the graded path as it passes in the kernel."""
-    _need_bwrap()
-    sys.path.insert(0, str(ROOT / "tests"))
-    from exercise_audit import load_table
-
-    from coursetools.authoring.adversarial import _fill, exercises
-    from coursetools.classroom.graded import graded_verdict
-    from perclib.graded import answer_context
-
-    table = load_table(int(lesson.name[:2]))
-    failed = []
-    for exercise in exercises(lesson):
-        for attempt in table[exercise.grade_id.replace("-check", "-answer")]:
-            if attempt.kind != "right":
-                continue
-            source = _fill(exercise, attempt.code)
-            verdict = graded_verdict(exercise.check, source, answer_context(exercise.before, source))
-            if not verdict["passed"]:
-                failed.append(f"{exercise.grade_id}: {attempt.label}: {verdict}")
+    verdicts = _graded_verdicts(lesson, lambda attempt: attempt.kind == "right")
+    failed = [f"{label}: {verdict}" for label, verdict in verdicts if not verdict["passed"]]
     assert not failed, failed
