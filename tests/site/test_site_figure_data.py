@@ -3,7 +3,7 @@ the table as HTML of its own, closed; the stored lesson untouched."""
 
 from __future__ import annotations
 
-from test_figure_data import SOURCE, executed
+from figure_data_support import SOURCE, executed
 
 from coursetools.site.build import site_notebook
 from perclib.plotting import FIGURE_DATA_MIME
