@@ -27,6 +27,8 @@ ATTEMPTS: dict[str, list[Attempt]] = {
                 "R = w @ B / (np.linalg.norm(w) * np.linalg.norm(B))\n"
                 "return np.arccos(np.clip(R, -1, 1)) / np.pi"),
         Attempt("hard-coded: the error of the student the lesson printed", "return 0.3059"),
+        Attempt("hard-coded: the error of w_own and B_own as printed without a class",
+                "return 5.0490035077900535e-11"),
         Attempt("hard-coded: lookup of the old check's four examples",
                 "table = {(1, 0, 1, 1): 0.25, (3, 4, 4, 3): 0.0903345}\n"
                 "return table.get(tuple(np.r_[w, B].astype(int)), 0.5)"),
