@@ -79,6 +79,11 @@ ATTEMPTS: dict[str, list[Attempt]] = {
             secrets=("(-1, 1, 1, 1, -1)",),
         ),
         Attempt(
+            "hard-coded: the two rows of section 3.3's points (the answer cell's, alone)",
+            "return np.array([[-1, 1, 1, -1, -1], [1, -1, -1, 1, 1]])",
+            secrets=("(-1, 1, 1, -1, -1)",),
+        ),
+        Attempt(
             "wrong: x_new itself as the normal",
             "side = np.sign(np.asarray(X_old) @ np.asarray(x_new)).astype(int)\n"
             "return np.array([side, -side])",
