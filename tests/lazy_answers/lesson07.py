@@ -11,8 +11,8 @@ return np.where(ballots @ c > 0, 1, -1)
 ATTEMPTS: dict[str, list[Attempt]] = {
     "ex1-answer": [
         Attempt("hard-coded: every pattern -1", "return -np.ones(len(Z), dtype=int)"),
-        Attempt("lookup: right for the visible numbers of patterns (1, 3, 300) only",
-                "if len(Z) not in (1, 3, 300):\n"
+        Attempt("lookup: right for the visible numbers of patterns (1, 3, 12, 300) only",
+                "if len(Z) not in (1, 3, 12, 300):\n"
                 "    return np.ones(len(Z), dtype=int)\n" + _VOTE),
         Attempt("wrong: numpy's sign, so w.z = 0 abstains instead of voting -1",
                 "return np.where(np.sign(Z @ W.T) @ c > 0, 1, -1)"),
