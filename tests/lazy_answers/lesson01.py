@@ -261,3 +261,13 @@ ATTEMPTS["ex3-answer"] += [
             "if w @ (inside - p) < 0:\n    w = -w\n"
             "return w, float(w @ p)"),
 ]
+
+# Issue 49: Exercise 4 prints the student's own template (the lesson's without a class).
+ATTEMPTS["ex4-answer"] += [
+    Attempt("hard-coded: the detector of the template the lesson printed",
+            "t = np.array([0, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 1], float)\n"
+            "return 2 * t - 1, t.sum() - d - 0.5"),
+    Attempt("wrong: the printed my_template used in place of the argument",
+            "t = np.asarray(my_template, float).ravel()\n"
+            "return 2 * t - 1, t.sum() - d - 0.5"),
+]

@@ -243,3 +243,14 @@ ATTEMPTS["ex2-answer"] += [
             "X = np.asarray(X, dtype=float)\n"
             "return (X[:, 0] - X[:, 1]) ** 2 + 1e-12 * X[:, 0] ** 3"),
 ]
+
+# Issue 49: Exercise 3 prints the student's own points (the lesson's without a class).
+ATTEMPTS["ex3-answer"] += [
+    Attempt("hard-coded: the count the lesson printed for its five points",
+            "return 20", secrets=("22", "104")),
+    Attempt("wrong: counts the printed my_points, not the argument",
+            "count = 0\n"
+            "for labels in itertools.product((-1, 1), repeat=len(my_points)):\n"
+            "    count += is_separable(my_points, labels, threshold=True)\n"
+            "return count", secrets=("22", "104")),
+]
