@@ -393,6 +393,8 @@ p code.literal span.pre, li code.literal span.pre, td code.literal span.pre { wh
 /* The search field's magnifier is drawn over the field: the typed text starts after it. */
 form.bd-search input.form-control { padding-left: 2.25rem; }
 .site-downloads { font-size: 0.9em; color: #555; }
+/* A check cell's line is a sentence: it wraps (in a scroll box its end was out of view). */
+.tag_check .cell_output pre { white-space: pre-wrap; overflow-wrap: break-word; }
 """
 
 # The search page shows snippets of the pages' text, formulas as raw TeX: typeset
