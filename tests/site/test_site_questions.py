@@ -524,13 +524,15 @@ def test_a_readers_look_at_a_question(site_dir, served, browser, stem, qid, type
     answered): the prompt is in
     view, nothing of the answer is on the page before "Show answer", the feedback changes
     in its live region with the hint aimed at the slip, then accepts the answer; the card's
-    text has enough contrast in every state."""
+    text has enough contrast in both states and modes (axe, on lesson 1's card)."""
     (q,) = [q for q in _page_questions(site_dir / f"{stem}.html") if q["id"] == qid]
     hints, secret = _hints(q["specs"][0])
     wrong = str(q["specs"][0] and decode(q["specs"][0]["secret"])["hints"][0][0])
     right = typed or str(secret["answer"])
     SHOTS.mkdir(parents=True, exist_ok=True)
     shot = f"question-{stem[:2]}"
+    # The card's colours are the same in every lesson: axe looks at the first one's.
+    contrast = _card_contrast if stem == READER_LOOK[0][0] else (lambda page, uid: [])
     problems: list[str] = []
     for scheme in ("light", "dark"):
         visit = _visit(browser, served, f"{stem}.html")
@@ -564,13 +566,13 @@ def test_a_readers_look_at_a_question(site_dir, served, browser, stem, qid, type
                 in said, (wrong, said)
             assert "Answer:" not in said and _plain(secret["why"]) not in said
             card.screenshot(path=str(SHOTS / f"{shot}-2-wrong-{scheme}.png"))
-            problems += [f"{scheme} wrong: {p}" for p in _card_contrast(page, uid)]
+            problems += [f"{scheme} wrong: {p}" for p in contrast(page, uid)]
             # The right answer, typed as a reader would.
             said = " ".join(_type_and_check(page, uid, right).split())
             assert said.startswith("✓ Right.") and _lead(secret["why"]) in said, (right, said)
             assert page.locator(f"#{uid} .qz-solved").is_visible()
             card.screenshot(path=str(SHOTS / f"{shot}-3-right-{scheme}.png"))
-            problems += [f"{scheme} right: {p}" for p in _card_contrast(page, uid)]
+            problems += [f"{scheme} right: {p}" for p in contrast(page, uid)]
             fetched = [r.url for r in visit.requests if "/answers/" in r.url]
             assert not fetched, f"the answers file was fetched without Show answer: {fetched}"
             assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
