@@ -24,7 +24,7 @@ Kinds of answer (``kind=``):
 kind            ``answer``                          the reader gives
 ==============  ==================================  ===========================================
 ``integer``     an int                              a whole number
-``number``      a float, with ``tol=``              a number (decimal, ``a/b`` or ``1e-3``)
+``number``      a float, with ``tol=``              a number or arithmetic: ``1/sqrt(5)``, ``2^10``
 ``fraction``    a Fraction / sympy Rational         an exact fraction ``a/b`` (or exact decimal)
 ``choice``      one of ``choices``                  one option (every wrong one has a hint)
 ``choices``     a set of ``choices``                several options
@@ -62,6 +62,11 @@ from typing import Any
 
 import numpy as np
 
+# The limits, TooLarge and the number reader live in perclib._typed (one job: reading a
+# typed answer in bounded time); imported here, where the rest of the reading is.
+from perclib._typed import MAX_EXPONENT, TOO_LARGE, TooLarge, parse_number  # noqa: F401 (re-exported)
+from perclib._typed import bounded as _bounded
+
 __all__ = ["Feedback", "Question", "instance"]
 
 KINDS = ("integer", "number", "fraction", "choice", "choices", "yesno", "formula")
@@ -97,25 +102,6 @@ class Feedback:
 
 
 # ------------------------------------------------------------------ reading responses
-#: Longest response read at all (characters), and most digits of one number in it.
-MAX_RESPONSE = 200
-MAX_DIGITS = 60
-#: Largest |exponent| of a typed decimal (``1e-3``) and largest log10 of a formula's size.
-MAX_EXPONENT = 300
-TOO_LARGE = "That is too large to check here: answers in this course are moderate numbers."
-
-
-class TooLarge(ValueError):
-    """A response too long or too large to read in bounded time (``1e999999999``)."""
-
-
-def _bounded(text: Any) -> str:
-    s = str(text)
-    if len(s) > MAX_RESPONSE:
-        raise TooLarge("the response is too long")
-    if any(len(run) > MAX_DIGITS for run in re.findall(r"\d+", s)):
-        raise TooLarge("a number with too many digits")
-    return s
 
 
 def _clean(text: str) -> str:
@@ -125,8 +111,8 @@ def _clean(text: str) -> str:
 def parse_integer(text: str) -> int | None:
     """A whole number typed by a reader (commas and ``_`` between digits allowed).
 
-    Raises :class:`TooLarge` for more than :data:`MAX_DIGITS` digits. Digits split by a
-    space ("1 0") are not read as one number.
+    Raises :class:`TooLarge` for more than ``perclib._typed.MAX_DIGITS`` digits. Digits
+    split by a space ("1 0") are not read as one number.
 
     >>> parse_integer(" 1,024 "), parse_integer("8.5"), parse_integer("-3"), parse_integer("1 0")
     (1024, None, -3, None)
@@ -157,21 +143,6 @@ def parse_fraction(text: str) -> Fraction | None:
             raise TooLarge("the exponent is too large")
         return Fraction(s)
     return None
-
-
-def parse_number(text: str) -> float | None:
-    """A real number: decimal, scientific or ``a/b``; None for anything else or inf/nan.
-
-    >>> parse_number("1/4"), parse_number("2.5e-1"), parse_number("nan")
-    (0.25, 0.25, None)
-    """
-    value = parse_fraction(text)
-    if value is None:
-        return None
-    try:
-        return float(value)
-    except OverflowError:  # 1e300/1e-300: a ratio beyond the float range
-        raise TooLarge("the number is beyond the float range") from None
 
 
 _FORMULA_CHARS = re.compile(r"^[\w\s+\-*/^().,]*$")
@@ -500,7 +471,7 @@ class Question:
     def _unreadable(self) -> str:
         return {
             "integer": "Type a whole number, for example 12.",
-            "number": "Type a number, for example 0.25 or 1/4.",
+            "number": "Type a number, for example 0.25, 1/4 or sqrt(2)/2.",
             "fraction": "Type an exact fraction, for example 3/8.",
             "choice": "Pick one of the options.",
             "choices": "Tick the options you think are right.",

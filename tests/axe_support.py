@@ -58,11 +58,12 @@ def axe_version() -> str:
     return first.replace("/*! axe v", "").strip() if first.startswith("/*! axe v") else "unknown"
 
 
-def run_axe(page, *, exclude: list[str] | None = None) -> list[dict]:
+def run_axe(page, *, exclude: list[str] | None = None, rules: list[str] | None = None) -> list[dict]:
     """axe-core's violations on ``page`` (a Playwright page), WCAG 2.x A/AA and best practice.
 
     The script is injected with ``page.add_script_tag`` (the page's own scripts are not
-    touched); ``exclude`` lists CSS selectors left out of the check.
+    touched); ``exclude`` lists CSS selectors left out of the check; ``rules``, if given,
+    runs only those rules (a second look at another width, say).
     """
     script = axe_script()
     if script is None:
@@ -71,9 +72,10 @@ def run_axe(page, *, exclude: list[str] | None = None) -> list[dict]:
         page.add_script_tag(content=script)
     context = {"exclude": [[s] for s in (exclude or [])]} if exclude else None
     return page.evaluate(
-        """([context, accepted]) => axe.run(context || document, {
-             runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa',
-                                              'wcag22aa', 'best-practice']},
+        """([context, accepted, rules]) => axe.run(context || document, {
+             runOnly: rules ? {type: 'rule', values: rules}
+                            : {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa',
+                                                      'wcag22aa', 'best-practice']},
              resultTypes: ['violations'], elementRef: true,
            }).then(r => r.violations.map(v => ({
              id: v.id, impact: v.impact, help: v.help,
@@ -82,14 +84,15 @@ def run_axe(page, *, exclude: list[str] | None = None) -> list[dict]:
                                       html: n.html.slice(0, 200),
                                       accepted: !!(accepted[v.id] && n.element
                                                    && n.element.querySelector(accepted[v.id]))}))})))""",
-        [context, ACCEPTED],
+        [context, ACCEPTED, rules],
     )
 
 
-def axe_problems(page, where: str, *, exclude: list[str] | None = None) -> list[str]:
+def axe_problems(page, where: str, *, exclude: list[str] | None = None,
+                 rules: list[str] | None = None) -> list[str]:
     """One line per violation on ``page`` that fails (see the module's docstring)."""
     out = []
-    for v in run_axe(page, exclude=exclude):
+    for v in run_axe(page, exclude=exclude, rules=rules):
         if v["impact"] not in BLOCKING and v["id"] in ACCEPTED:
             v["nodes"] = [n for n in v["nodes"] if not n["accepted"]]
             if not v["nodes"]:

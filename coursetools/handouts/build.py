@@ -145,6 +145,10 @@ _TEMPLATE = (
     "{% block extra_css %}\n<style type=\"text/css\">\n"
     "img { max-width: 100%; height: auto; }\n"
     "mjx-container[jax=SVG][display=true] { overflow-x: auto; overflow-y: hidden; }\n"
+    # The hidden MathML a screen reader reads is as wide as the formula unbroken: on a
+    # phone it stuck out of its paragraph, which became a scroll box no key can reach
+    # (axe: scrollable-region-focusable). A 1px clipped box reads the same, sticks out of nothing.
+    "mjx-container mjx-assistive-mml { width: 1px !important; height: 1px !important; }\n"
     ".jp-InputArea-editor pre { white-space: pre; }\n"
     # Lab's own CSS breaks output text anywhere (word-break: break-all): wrap at spaces.
     ".jp-OutputArea-output pre { white-space: pre-wrap !important;"

@@ -393,6 +393,15 @@ p code.literal span.pre, li code.literal span.pre, td code.literal span.pre { wh
 /* The search field's magnifier is drawn over the field: the typed text starts after it. */
 form.bd-search input.form-control { padding-left: 2.25rem; }
 .site-downloads { font-size: 0.9em; color: #555; }
+/* A check cell's line is a sentence: it wraps (in a scroll box its end was out of view). */
+.tag_check .cell_output pre { white-space: pre-wrap; overflow-wrap: break-word; }
+/* Dark mode: the theme paints each HTML output light with dark text (outputs are drawn
+   for a white page) but leaves its links and captions in dark-mode colours, light on
+   light (axe: 1.7:1); there they take the output's colours. The downloads line's grey
+   was for a white page. */
+html[data-theme="dark"] .bd-content div.cell_output .text_html caption { color: inherit; }
+html[data-theme="dark"] .bd-content div.cell_output .text_html .pp-note a { color: #0b4f7c; }
+html[data-theme="dark"] .site-downloads { color: #b8c0c8; }
 """
 
 # The search page shows snippets of the pages' text, formulas as raw TeX: typeset

@@ -60,15 +60,19 @@ CSS = """\
 .qz-feedback { min-height: 1.4em; margin: 0.3em 0; }
 .qz-right { color: #0a6b3b; }
 .qz-wrong { color: #8a3b00; }
-.qz-solved { color: #0a6b3b; font-weight: 600; margin-left: 0.6em; }
+.qz-solved { color: #0a6b3b; font-weight: 600; margin-left: 0.6em; white-space: nowrap; }
 .qz-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 .qz-progress, .qz-index { margin: 0.5em 0 1em; padding: 0.4em 0.8em; background: #f0f5fa;
                            border-radius: 4px; }
 .qz-progress button, .qz-index button { margin-left: 0.5em; padding: 0.1em 0.6em; }
 .qz-badge { color: #0b4f7c; font-size: 0.9em; }
 .qz-input { background: #fff; color: #1a1a1a; border: 1px solid #8795a5; }
-/* Dark mode (the theme's switch): a dark card with light text and a matching input. */
-html[data-theme="dark"] .qz { background: #1b222b; border-color: #3a4756;
+/* Dark mode (the theme's switch): a dark card with light text and a matching input. The
+   theme paints every HTML output light with dark text in dark mode (for outputs drawn for
+   a white page): not the card's frame, whose text would be dark on dark. */
+html[data-theme="dark"] .bd-content div.cell_output .text_html:has(> .qz) {
+  background-color: transparent !important; padding: 0 !important; }
+html[data-theme="dark"] .qz { background: #1b222b; border-color: #3a4756; color: #e3e8ee;
                               border-left-color: #56B4E9; }
 html[data-theme="dark"] .qz-label, html[data-theme="dark"] .qz-badge { color: #9fd0f3; }
 html[data-theme="dark"] .qz button { background: #12171d; color: #9fd0f3; border-color: #9fd0f3; }

@@ -36,7 +36,8 @@ def _questions():
 
 HUGE = [("integer", "9" * 500), ("number", "1e999999999"), ("fraction", "1e-999999999"),
         ("formula", "9^9^9^9"), ("formula", "P^(10^9)"), ("formula", "exp(exp(exp(P)))"),
-        ("formula", "2^2^2^2^2^2"), ("number", "1" + "0" * 10_000)]
+        ("formula", "2^2^2^2^2^2"), ("number", "1" + "0" * 10_000), ("number", "9^9^9^9"),
+        ("number", "2^2^2^2^2^2"), ("number", "(" * 99 + "1" + ")" * 99), ("number", "1e300*1e300")]
 
 
 @pytest.mark.parametrize(("kind", "text"), HUGE, ids=[f"{k}-{t[:12]}" for k, t in HUGE])
@@ -49,6 +50,7 @@ def test_huge_answers_are_too_large_not_a_try(kind, text):
 def test_ordinary_answers_still_read():
     q = _questions()
     assert q["integer"].check("3").correct and q["number"].check("1/2").correct
+    assert q["number"].check("sqrt(2)^-2").correct and q["number"].check("2^-1").correct
     assert q["fraction"].check("0.5").correct and q["formula"].check("P(P-1)+2").correct
     assert q["formula"].check("(P-1)(P-2)+2P").correct
     assert not q["integer"].check("1 0").counted  # two numbers, not 10

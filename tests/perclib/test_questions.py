@@ -13,7 +13,7 @@ import sympy as sp
 from coursetools.shared.question_cells import is_renewable, question_problems, stored_spec
 from coursetools.shared.roles import RoleError, apply_roles
 from perclib import cover_count, xor
-from perclib.questions import SPEC_MIME, Question, decode, instance
+from perclib.questions import SPEC_MIME, TOO_LARGE, Question, decode, instance
 from perclib.widgets import ask
 from perclib.widgets.question import QuestionWidget, prompt_markdown
 
@@ -67,6 +67,14 @@ def test_number_with_tolerance() -> None:
     assert q.check("0.2").message == "Not yet. Divide by the length, not its square."
     with pytest.raises(ValueError, match="tol"):
         Question("x", kind="number", answer=1.0, **TEXTS)
+    # In JupyterLab's widget as in the kernel: arithmetic is read, a huge one refused at once.
+    w = ask(q)
+    w.entry.value = "9^9^9^9"
+    w.check_button.click()
+    assert w.feedback.value == TOO_LARGE and w.wrong == 0
+    w.entry.value = "1/sqrt(5)"
+    w.check_button.click()
+    assert w.solved and w.outcome == "first try"
 
 
 def test_fraction_is_exact() -> None:

@@ -1184,7 +1184,8 @@ def test_axe_finds_what_it_should(browser):
 @pytest.mark.browser
 def test_every_page_passes_axe(site_dir, served, browser):
     """axe-core on every page of the site, players' data tables opened: no serious or
-    critical violation, and no minor one that docs/accessibility.md has not accepted."""
+    critical violation, and no minor one that docs/accessibility.md has not accepted;
+    then each lesson's colours in dark mode, every hidden part opened."""
     from axe_support import axe_problems, axe_script, axe_version
 
     if axe_script() is None:
@@ -1205,7 +1206,20 @@ def test_every_page_passes_axe(site_dir, served, browser):
             problems += axe_problems(page, f.name)
     finally:
         visit.close()
-    print(f"\naxe-core {axe_version()} on {len(pages)} pages: {len(problems)} problem(s)")
+    # Dark mode, as a reader picks it in the theme's menu (the theme keeps the choice in
+    # localStorage): the theme repaints outputs, so the lessons' colours are checked again.
+    dark = _Visit(browser, {"width": 1280, "height": 900})
+    dark.context.add_init_script("localStorage.setItem('mode', 'dark')")
+    try:
+        for f in [site_dir / f"{p.stem}.html" for p in LESSONS]:
+            page = dark.open(f"{served}/{f.name}")
+            assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+            page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+            problems += axe_problems(page, f"{f.name} (dark)", rules=["color-contrast"])
+    finally:
+        dark.close()
+    print(f"\naxe-core {axe_version()} on {len(pages)} pages, lessons in dark mode too: "
+          f"{len(problems)} problem(s)")
     assert len(pages) >= 13
     assert not problems, "\n".join(problems)
 

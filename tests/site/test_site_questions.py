@@ -337,7 +337,8 @@ def _python_cases() -> list[tuple[Question, list]]:
         (Question("i", kind="integer", answer=cover_count(4, 2), hints={14: "T *h*.", 16: "All."}, **TEXTS),
          ["8", " 8 ", "14", "16", "9", "1,024", "x", ""]),
         (Question("n", kind="number", answer=0.4472, tol=2e-3, hints={0.2: "Square."}, **TEXTS),
-         ["0.447", "0.4452", "0.2", "1/5", "2e-1", "0.5", "abc"]),
+         ["0.447", "0.4452", "0.2", "1/5", "2e-1", "0.5", "abc", "1/sqrt(5)", "sqrt(5)/5", "1/sqrt(25)",
+          "1e999999999", "9^9^9^9", "x" * 201]),
         (Question("f", kind="fraction", answer=Fraction(cover_count(4, 2), 16),
                   hints={Fraction(7, 8): "Thr."}, **TEXTS),
          ["1/2", "8/16", "0.5", "7/8", "14/16", "0.501", "2/3", "1/0", "x"]),
@@ -489,3 +490,107 @@ def test_no_answer_is_on_the_page_before_show_answer(site_dir, served, browser) 
         finally:
             visit.close()
     assert looked >= 6 * len(stems), looked
+
+
+#: A reader's look (issue 53): one typed question of three lessons, a wrong answer with
+#: its aimed hint, then the right one (typed as a reader would: 1/sqrt(5), not 0.4472).
+READER_LOOK = [("01_threshold_units", "q01-distance-guess", "1/sqrt(5)"),
+               ("04_cover_counting", "q04-any-count", None),
+               ("06_margins", "q06-pattern-margin", "2/sqrt(10)")]
+SHOTS = ROOT / "test-output" / "site"
+
+#: axe's colour-contrast rule on one question card only (cheap enough for each state).
+_CARD_CONTRAST = """uid => axe.run('#' + uid, {runOnly: {type: 'rule', values: ['color-contrast']}})
+  .then(r => r.violations.flatMap(v => v.nodes.map(n => n.target.join(' ') + ': ' +
+        (n.failureSummary || '').slice(0, 160))))"""
+
+
+def _card_contrast(page, uid: str) -> list[str]:
+    from axe_support import axe_script
+
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        script = axe_script()
+        if script is None:
+            _site._unavailable("axe-core not installed (npm install --prefix .cache/npm axe-core@4.14.1)")
+        page.add_script_tag(content=script)
+    return page.evaluate(_CARD_CONTRAST, uid)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("stem", "qid", "typed"), READER_LOOK, ids=[s[:2] for s, _, _ in READER_LOOK])
+def test_a_readers_look_at_a_question(site_dir, served, browser, stem, qid, typed) -> None:
+    """Screenshots (test-output/site/question-NN-*.png) of one question before an answer,
+    after a wrong one and after the right one, in light and dark mode (and on a phone,
+    answered): the prompt is in
+    view, nothing of the answer is on the page before "Show answer", the feedback changes
+    in its live region with the hint aimed at the slip, then accepts the answer; the card's
+    text has enough contrast in both states and modes (axe, on lesson 1's card)."""
+    (q,) = [q for q in _page_questions(site_dir / f"{stem}.html") if q["id"] == qid]
+    hints, secret = _hints(q["specs"][0])
+    wrong = str(q["specs"][0] and decode(q["specs"][0]["secret"])["hints"][0][0])
+    right = typed or str(secret["answer"])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    shot = f"question-{stem[:2]}"
+    # The card's colours are the same in every lesson: axe looks at the first one's.
+    contrast = _card_contrast if stem == READER_LOOK[0][0] else (lambda page, uid: [])
+    problems: list[str] = []
+    for scheme in ("light", "dark"):
+        visit = _visit(browser, served, f"{stem}.html")
+        page, uid = visit.page, q["uid"]
+        try:
+            if scheme == "dark":  # the reader picks "Dark" in the theme's colour-mode menu
+                page.locator(".theme-switch-button:visible").first.click()
+                page.locator(".theme-change-button[data-mode=dark]:visible").first.click()
+                page.wait_for_function("() => document.documentElement.dataset.theme === 'dark'")
+                page.mouse.click(5, 890)  # a click in the sidebar's empty foot closes the menu
+                page.locator(".theme-change-button:visible").first.wait_for(state="hidden")
+            card = page.locator(f"#{uid}")
+            # Before: the card at the foot of the screen, the lesson's text above it.
+            card.evaluate("e => e.scrollIntoView({block: 'end'})")
+            prompt = page.locator(f"#{uid} .qz-prompt")
+            assert prompt.is_visible() and prompt.evaluate(
+                "e => e.getBoundingClientRect().top >= 0 && e.getBoundingClientRect().bottom <= innerHeight")
+            said = " ".join(prompt.inner_text().split())
+            assert _lead(q["instances"][0]["prompt"])[:30] in said, (said, q["instances"][0]["prompt"])
+            region = page.locator(f"#{uid} .qz-feedback")
+            assert (region.get_attribute("aria-live"), region.get_attribute("role")) == ("polite", "status")
+            assert region.inner_text().strip() == ""
+            text = " ".join(page.evaluate("() => document.body.innerText").split())
+            shown = _plain(markdown_html(secret["shown"], inline=True))
+            for words in (_plain(secret["why"]), f"Answer: {shown}"):
+                assert words not in text, f"{stem} {qid}: {words!r} is on the page before Show answer"
+            page.screenshot(path=str(SHOTS / f"{shot}-1-before-{scheme}.png"))
+            # A wrong answer: the hint aimed at that slip, in the live region; no answer.
+            said = " ".join(_type_and_check(page, uid, wrong).split())
+            assert said.startswith("✗ Not yet.") and hints[wrong if stem[:2] == "04" else str(float(wrong))] \
+                in said, (wrong, said)
+            assert "Answer:" not in said and _plain(secret["why"]) not in said
+            card.screenshot(path=str(SHOTS / f"{shot}-2-wrong-{scheme}.png"))
+            problems += [f"{scheme} wrong: {p}" for p in contrast(page, uid)]
+            # The right answer, typed as a reader would.
+            said = " ".join(_type_and_check(page, uid, right).split())
+            assert said.startswith("✓ Right.") and _lead(secret["why"]) in said, (right, said)
+            assert page.locator(f"#{uid} .qz-solved").is_visible()
+            card.screenshot(path=str(SHOTS / f"{shot}-3-right-{scheme}.png"))
+            problems += [f"{scheme} right: {p}" for p in contrast(page, uid)]
+            fetched = [r.url for r in visit.requests if "/answers/" in r.url]
+            assert not fetched, f"the answers file was fetched without Show answer: {fetched}"
+            assert not visit.errors and not visit.blocked, (visit.errors, visit.blocked)
+        finally:
+            visit.close()
+    # On a phone: the card fits the screen's width, answered there too.
+    visit = _Visit(browser, {"width": 375, "height": 800})
+    try:
+        page = visit.open(f"{served}/{stem}.html")
+        card = page.locator(f"#{q['uid']}")
+        card.evaluate("e => e.scrollIntoView({block: 'center'})")
+        page.locator(f"#{q['uid']} .qz-input").fill(right)
+        page.locator(f"#{q['uid']} .qz-check").click()
+        assert _wait_feedback(page, q["uid"], "").startswith("✓ Right.")
+        box = card.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375, box
+        assert card.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the card scrolls sideways"
+        page.screenshot(path=str(SHOTS / f"{shot}-4-phone.png"))
+    finally:
+        visit.close()
+    assert not problems, "\n".join(problems)
