@@ -130,7 +130,7 @@ def _module_of(name: str) -> str:
     """The file (relative to perclib/) that defines a public perclib name."""
     from perclib.graded import _locate, _package
 
-    module, _ = _locate(_package(), name, {})
+    module, _ = _locate(_package(), name)
     parts = module.split(".")[1:]
     path = _package().joinpath(*parts)
     return "/".join(parts) + ("/__init__.py" if path.is_dir() else ".py")
