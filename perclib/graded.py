@@ -665,12 +665,12 @@ def _fork_check(job: dict[str, Any], others: Iterable[int]) -> tuple[int, int]:
 def _serve_main() -> int:
     """A check server: warm once, then one forked process per check, several at a time.
 
-    Messages on stdin, one JSON line each: ``{"warm": [import statements]}`` (run here,
-    before the checks that need them are forked) or ``{"id": n, "job": {...}}``; each
-    job's verdict comes back on stdout as ``{"id": n, "verdict": {...}}``, in the order
-    the checks end. A check is forked from the warm server, so it starts in
-    milliseconds with its imports done, and nothing it does reaches the server or the
-    next check. The server itself runs no check and no answer: only imports.
+    Jobs on stdin, one JSON line each: ``{"id": n, "job": {...}}``; each job's verdict
+    comes back on stdout as ``{"id": n, "verdict": {...}}``, in the order the checks
+    end. The server runs the job's ``warm`` imports (the check's own, so sympy only for
+    the checks that use it), then forks the check: it starts in milliseconds with its
+    imports done, and nothing it does reaches the server or the next check. The server
+    itself runs no check and no answer: only the checks' imports.
     """
     _warm(WARM)
     out = sys.__stdout__
@@ -698,11 +698,9 @@ def _serve_main() -> int:
             *lines, buffer = buffer.split(b"\n")
             for line in filter(None, lines):
                 message = json.loads(line)
-                if "warm" in message:
-                    _warm(message["warm"])
-                else:
-                    pid, pipe = _fork_check(message["job"], pending)
-                    pending[pipe] = (message["id"], pid, [])
+                _warm(message["job"].get("warm", ()))
+                pid, pipe = _fork_check(message["job"], pending)
+                pending[pipe] = (message["id"], pid, [])
     return 0
 
 

@@ -177,11 +177,6 @@ class _Server:
             self.process.stdin.write(json.dumps(message) + "\n")
             self.process.stdin.flush()
 
-    def warm(self, statements: list[str]) -> None:
-        """Have the server import these (a notebook's checks' imports) before their checks."""
-        with contextlib.suppress(OSError):  # the server is gone: run() says why
-            self._send({"warm": statements})
-
     def run(self, job: dict[str, Any]) -> dict[str, Any]:
         future: Future[dict[str, Any]] = Future()
         with self.lock:
@@ -249,10 +244,9 @@ def graded_verdict(check: str, answer: str, context: list[str], *, confine: bool
            "confine": confine_prefix() if confine else [],
            "stripped": stripped_copy(check if strip else ""),
            # the graded student's key, set by StudentKey before the kernel ran (own numbers)
-           "student_key": os.environ.get(KEY_VARIABLE)}
-    server = check_server()
-    server.warm(check_imports(check))  # nothing to do when the notebook's are in
-    verdict = server.run(job)
+           "student_key": os.environ.get(KEY_VARIABLE),
+           "warm": check_imports(check)}  # loaded by the server, for the next checks too
+    verdict = check_server().run(job)
     if "broken" in verdict:
         raise RuntimeError(f"graded check did not run: {verdict['broken']}")
     return verdict
@@ -294,11 +288,7 @@ def notebook_verdicts(cells: list[Any], *, confine: bool = True, only: set[str] 
             context = answer_context([_source(c) for c in cells[:answer]
                                       if c.get("cell_type") == "code"], _source(cells[answer]))
             jobs[grade_id] = (_source(cells[check]), _source(cells[answer]), context)
-    from perclib.graded import check_imports
-
-    # The server imports what the checks need while this process strips perclib.
-    check_server().warm(list(dict.fromkeys(s for check, _, _ in jobs.values()
-                                           for s in check_imports(check))))
+    check_server()  # it starts (if it has not) while this process strips perclib
     for check, _, _ in jobs.values():
         stripped_copy(check)
     with ThreadPoolExecutor(max_workers=workers) as pool:
