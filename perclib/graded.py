@@ -518,6 +518,10 @@ class _Answer:
         kind, message = (list(reply.get("error", [])) + ["Error", ""])[:2]
         if kind == "NameError" and self.ready.get("failed"):
             message += f" (at grading the answer cell runs alone: {self.ready['failed']})"
+        elif kind == "NameError":
+            message += (" (at grading your function runs with the lesson's imports and "
+                        "definitions only, not its data: use your arguments, or define "
+                        "what you need in your answer cell)")
         error = getattr(builtins, str(kind), None)
         if isinstance(error, type) and issubclass(error, Exception) and \
                 error not in (AssertionError, KeyboardInterrupt, SystemExit):
