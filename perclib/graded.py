@@ -634,6 +634,10 @@ def check_imports(check_source: str) -> list[str]:
     return [ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
 
 
+#: A dotted module name (what the server imports by name after a check; nothing else).
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
 def _warm(statements: Iterable[str]) -> None:
     """Run a check's import statements here, where the checks are forked from."""
     for statement in statements:
@@ -653,12 +657,16 @@ def _fork_check(job: dict[str, Any], others: Iterable[int]) -> tuple[int, int]:
     for fd in (0, *others):
         with contextlib.suppress(OSError):
             os.close(fd)
+    loaded = set(sys.modules)
     try:
         verdict = run_check(job["check"], job["answer"], job["context"],
                             job.get("confine", ()), job.get("timeout", TIMEOUT),
                             job.get("stripped"), job.get("student_key"))
     except BaseException as error:  # noqa: BLE001 - the grader reports it
         verdict = {"broken": f"{type(error).__name__}: {error}"}
+    # What the check imported as it ran (scipy, from inside perclib's functions):
+    # the server imports it too, so the next check of its kind has it loaded.
+    verdict["imported"] = sorted(set(sys.modules) - loaded)
     data = (json.dumps(verdict) + "\n").encode()
     with contextlib.suppress(OSError):
         while data:
@@ -693,8 +701,11 @@ def _serve_main() -> int:
                 os.waitpid(pid, 0)
                 data = b"".join(chunks).decode()
                 verdict = json.loads(data) if data else {"broken": "the check's process died"}
+                imported = verdict.pop("imported", [])
                 out.write(json.dumps({"id": job_id, "verdict": verdict}) + "\n")
                 out.flush()
+                _warm(f"import {name}" for name in imported
+                      if name not in sys.modules and _MODULE_NAME.fullmatch(name))
                 continue
             chunk = os.read(0, 1 << 16)
             reading = bool(chunk)
