@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import ast
 import builtins
+import compileall
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -50,7 +52,7 @@ from typing import Any
 
 from perclib.classroom import KEY_VARIABLE
 
-__all__ = ["answer_context", "decode", "encode", "forbidden_names", "run_check",
+__all__ = ["answer_context", "check_imports", "decode", "encode", "forbidden_names", "run_check",
            "strip_perclib"]
 
 #: The deepest nesting of lists the channel carries (a guard against a cyclic answer).
@@ -209,18 +211,19 @@ def strip_perclib(names: Iterable[str], destination: Path) -> Path:
     ``sys.path``.
     """
     source = _package()
+    base = _compiled_base(source)
     target = destination / "perclib"
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(base, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     defined: dict[str, set[str]] = {}  # module name -> names defined there to delete
     bare: set[str] = set()
-    trees: dict[Path, ast.Module] = {}
     for name in names:
-        module, own = _locate(source, name, trees)
+        module, own = _locate(source, name)
         short = name.rpartition(".")[2]
         defined.setdefault(module, set()).update({own, short})
         bare |= {own, short}
     words = "|".join(re.escape(b) for b in sorted(bare))
-    for path in target.rglob("*.py"):
+    changed = set()
+    for path in target.rglob("*.py") if bare else ():
         module = ".".join(("perclib", *path.relative_to(target).with_suffix("").parts))
         module = module.removesuffix(".__init__")
         text = path.read_text(encoding="utf-8")
@@ -230,10 +233,48 @@ def strip_perclib(names: Iterable[str], destination: Path) -> Path:
         stripped = _strip_module(text, defined.get(module, set()), bare)
         if stripped is not None:
             path.write_text(stripped, encoding="utf-8")
-    import compileall
-
+            changed.add(path)
+    # The modules left as they were take their compiled files from the base (valid:
+    # same source size and time); only the changed ones are compiled again.
+    for path in target.rglob("*.py"):
+        compiled = Path(importlib.util.cache_from_source(str(base / path.relative_to(target))))
+        if path not in changed and compiled.is_file():
+            own = Path(importlib.util.cache_from_source(str(path)))
+            own.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(compiled, own)
     compileall.compile_dir(target, quiet=2)  # the answer's process imports it read-only
     return destination
+
+
+#: The compiled copy of perclib that stripped copies start from, per state of its
+#: sources (one per process; the folder goes when the process ends).
+_BASE: dict[tuple[Any, ...], tempfile.TemporaryDirectory[str]] = {}
+
+
+def _compiled_base(source: Path) -> Path:
+    """perclib copied and compiled once: compiling it all is most of a copy's cost."""
+    key = (str(source), *((str(p), p.stat().st_mtime_ns, p.stat().st_size)
+                          for p in sorted(source.rglob("*.py"))))
+    if key not in _BASE:
+        folder = tempfile.TemporaryDirectory(prefix="perclib-compiled-")
+        shutil.copytree(source, Path(folder.name) / "perclib",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        compileall.compile_dir(Path(folder.name) / "perclib", quiet=2)
+        _BASE.clear()
+        _BASE[key] = folder
+    return Path(_BASE[key].name) / "perclib"
+
+
+#: Parsed perclib modules, by (file, modification time, size): read by every copy.
+_TREES: dict[tuple[str, int, int], ast.Module] = {}
+
+
+def _tree(path: Path) -> ast.Module:
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _TREES:
+        _TREES[key] = ast.parse(path.read_text(encoding="utf-8"))
+    return _TREES[key]
 
 
 def _module_file(package: Path, module: str) -> Path | None:
@@ -247,7 +288,7 @@ def _module_file(package: Path, module: str) -> Path | None:
     return None
 
 
-def _locate(package: Path, name: str, trees: dict[Path, ast.Module]) -> tuple[str, str]:
+def _locate(package: Path, name: str) -> tuple[str, str]:
     """(module, name) where a perclib name is defined, read from the sources' syntax.
 
     Follows ``from perclib.x import name`` re-exports (the package's lazy table too)
@@ -259,9 +300,7 @@ def _locate(package: Path, name: str, trees: dict[Path, ast.Module]) -> tuple[st
         path = _module_file(package, module)
         if path is None:
             raise ValueError(f"names: perclib.{name} does not exist")
-        if path not in trees:
-            trees[path] = ast.parse(path.read_text(encoding="utf-8"))
-        tree = trees[path]
+        tree = _tree(path)
         for node in tree.body:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) \
                     and node.name == attr:
@@ -479,6 +518,10 @@ class _Answer:
         kind, message = (list(reply.get("error", [])) + ["Error", ""])[:2]
         if kind == "NameError" and self.ready.get("failed"):
             message += f" (at grading the answer cell runs alone: {self.ready['failed']})"
+        elif kind == "NameError":
+            message += (" (at grading your function runs with the lesson's imports and "
+                        "definitions only, not its data: use your arguments, or define "
+                        "what you need in your answer cell)")
         error = getattr(builtins, str(kind), None)
         if isinstance(error, type) and issubclass(error, Exception) and \
                 error not in (AssertionError, KeyboardInterrupt, SystemExit):
@@ -570,57 +613,109 @@ def _check_main() -> int:
     return 0
 
 
-#: What the checks import, loaded once by a check server before it forks a check.
-WARM = ("numpy", "scipy.optimize", "scipy.integrate", "scipy.stats", "sympy", "fractions",
-        "itertools", "perclib.geometry", "perclib.counting", "perclib.capacity",
-        "perclib.train", "perclib.kernels", "perclib.novikoff", "perclib.statmech",
-        "perclib.margin_capacity")
+#: What every check imports, loaded by a check server as it starts.
+WARM = ("import numpy", "import perclib", "import perclib.checking", "import fractions",
+        "import itertools")
 
 
-def _warm() -> None:
-    import importlib
+def check_imports(check_source: str) -> list[str]:
+    """The import statements at the top level of a check cell, each its own string.
 
-    for name in WARM:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-    import numpy as np
+    A check server runs them before it forks the check (:func:`_serve_main`), so that
+    the forked check finds them loaded: sympy or scipy only for the checks that use them.
 
-    import perclib
+    >>> check_imports("import numpy as np\\nfrom perclib import perceptron, boolean_cube\\nx = 1")
+    ['import numpy as np', 'from perclib import perceptron, boolean_cube']
+    """
+    try:
+        tree = ast.parse(check_source)
+    except SyntaxError:
+        return []
+    return [ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
 
-    with contextlib.suppress(Exception):  # compile the perceptron's loop once
-        perclib.perceptron(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0]))
+
+#: A dotted module name (what the server imports by name after a check; nothing else).
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def _warm(statements: Iterable[str]) -> None:
+    """Run a check's import statements here, where the checks are forked from."""
+    for statement in statements:
+        with contextlib.suppress(Exception):  # the check will report its own failure
+            exec(compile(statement, "<warm>", "exec"), {"__name__": "__warm__"})
+
+
+def _fork_check(job: dict[str, Any], others: Iterable[int]) -> tuple[int, int]:
+    """Fork a check's process from the server; (pid, the pipe its verdict comes on)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid != 0:
+        os.close(write_end)
+        return pid, read_end
+    # the check's own process: nothing of the server's other channels
+    os.close(read_end)
+    for fd in (0, *others):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    loaded = set(sys.modules)
+    try:
+        verdict = run_check(job["check"], job["answer"], job["context"],
+                            job.get("confine", ()), job.get("timeout", TIMEOUT),
+                            job.get("stripped"), job.get("student_key"))
+    except BaseException as error:  # noqa: BLE001 - the grader reports it
+        verdict = {"broken": f"{type(error).__name__}: {error}"}
+    # What the check imported as it ran (scipy, from inside perclib's functions):
+    # the server imports it too, so the next check of its kind has it loaded.
+    verdict["imported"] = sorted(set(sys.modules) - loaded)
+    data = (json.dumps(verdict) + "\n").encode()
+    with contextlib.suppress(OSError):
+        while data:
+            data = data[os.write(write_end, data):]
+    os._exit(0)
 
 
 def _serve_main() -> int:
-    """A check server: warm once, then one forked copy per check (a line of JSON each).
+    """A check server: warm once, then one forked process per check, several at a time.
 
-    Each check runs in a child forked from the warm server, so it starts in
-    milliseconds with the imports done, and nothing it does reaches the next one.
+    Jobs on stdin, one JSON line each: ``{"id": n, "job": {...}}``; each job's verdict
+    comes back on stdout as ``{"id": n, "verdict": {...}}``, in the order the checks
+    end. The server runs the job's ``warm`` imports (the check's own, so sympy only for
+    the checks that use it), then forks the check: it starts in milliseconds with its
+    imports done, and nothing it does reaches the server or the next check. The server
+    itself runs no check and no answer: only the checks' imports.
     """
-    _warm()
+    _warm(WARM)
     out = sys.__stdout__
-    for line in sys.stdin:
-        job = json.loads(line)
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the check's own process
-            os.close(read_end)
-            try:
-                verdict = run_check(job["check"], job["answer"], job["context"],
-                                    job.get("confine", ()), job.get("timeout", TIMEOUT),
-                                    job.get("stripped"), job.get("student_key"))
-            except BaseException as error:  # noqa: BLE001 - the grader reports it
-                verdict = {"broken": f"{type(error).__name__}: {error}"}
-            data = (json.dumps(verdict) + "\n").encode()
-            while data:
-                data = data[os.write(write_end, data):]
-            os._exit(0)
-        os.close(write_end)
-        with os.fdopen(read_end, "rb") as reply:
-            data = reply.read()
-        os.waitpid(pid, 0)
-        out.write(data.decode() or json.dumps({"broken": "the check's process died"}) + "\n")
-        out.flush()
+    pending: dict[int, tuple[Any, int, list[bytes]]] = {}  # pipe -> (job id, pid, data)
+    buffer, reading = b"", True
+    while reading or pending:
+        ready, _, _ = select.select(([0] if reading else []) + list(pending), [], [])
+        for fd in ready:
+            if fd != 0:
+                chunk = os.read(fd, 1 << 16)
+                if chunk:
+                    pending[fd][2].append(chunk)
+                    continue
+                job_id, pid, chunks = pending.pop(fd)
+                os.close(fd)
+                os.waitpid(pid, 0)
+                data = b"".join(chunks).decode()
+                verdict = json.loads(data) if data else {"broken": "the check's process died"}
+                imported = verdict.pop("imported", [])
+                out.write(json.dumps({"id": job_id, "verdict": verdict}) + "\n")
+                out.flush()
+                _warm(f"import {name}" for name in imported
+                      if name not in sys.modules and _MODULE_NAME.fullmatch(name))
+                continue
+            chunk = os.read(0, 1 << 16)
+            reading = bool(chunk)
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in filter(None, lines):
+                message = json.loads(line)
+                _warm(message["job"].get("warm", ()))
+                pid, pipe = _fork_check(message["job"], pending)
+                pending[pipe] = (message["id"], pid, [])
     return 0
 
 

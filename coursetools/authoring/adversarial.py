@@ -31,7 +31,8 @@ got (nothing in perclib does its job) is ``n/a``.
 
 Run it::
 
-    python -m coursetools.adversarial                 # every lesson: a table
+    python -m coursetools.adversarial                 # every lesson, with the control:
+                                                      # the table, in docs/adversarial-report.md
     python -m coursetools.adversarial notebooks/07_nonseparable.ipynb --only ex1
 
 ``tests/lessons/test_adversarial.py`` runs it in CI and requires every attack caught.
@@ -130,7 +131,7 @@ def _module_of(name: str) -> str:
     """The file (relative to perclib/) that defines a public perclib name."""
     from perclib.graded import _locate, _package
 
-    module, _ = _locate(_package(), name, {})
+    module, _ = _locate(_package(), name)
     parts = module.split(".")[1:]
     path = _package().joinpath(*parts)
     return "/".join(parts) + ("/__init__.py" if path.is_dir() else ".py")
@@ -387,19 +388,60 @@ def table(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines)
 
 
+REPORT = ROOT / "docs" / "adversarial-report.md"
+
+REPORT_HEAD = """\
+# Adversarial run: the bypass families against every graded check
+
+Written by `python -m coursetools.adversarial` (every lesson, every family, with the
+control; issue 50; the families are in the module's docstring). Each attack runs
+through the graded path (the answer in its own sandboxed process, the check in
+another); *caught* means the graded check failed. The control column runs the same
+attack with all of perclib in an unconfined answer process: it must pass there, or the
+attack proves nothing. `n/a`: the exercise has no cheat for that family in
+`tests/lazy_answers` that passes its check with all of perclib (nothing in perclib does
+its job, or no library answer is right), or no helper in its check.
+`tests/lessons/test_adversarial.py` runs lessons 01, 04 and 07 of it in CI.
+
+Last run: {when}, {seconds:.0f} s on {cores} cores (load average {load:.1f} at the start).
+
+"""
+
+
+def write_report(outcomes: Sequence[Outcome], seconds: float, load: float) -> None:
+    """docs/adversarial-report.md: the whole run's table, dated."""
+    import os
+    from datetime import UTC, datetime
+
+    REPORT.write_text(REPORT_HEAD.format(when=f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+                                         seconds=seconds, cores=os.cpu_count(), load=load)
+                      + table(outcomes) + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import os
+    import time
+
     p = argparse.ArgumentParser(prog="python -m coursetools.adversarial", description=__doc__.split("\n")[0])
     p.add_argument("lessons", nargs="*")
     p.add_argument("--only", action="append", help="exercise, e.g. ex1 (repeatable)")
     p.add_argument("--family", action="append", choices=FAMILIES)
     p.add_argument("--control", action="store_true",
                    help="also run each cheat with all of perclib, where it must pass")
+    p.add_argument("--no-report", action="store_true",
+                   help="do not write docs/adversarial-report.md (a whole run writes it)")
     args = p.parse_args(argv)
+    whole = not (args.lessons or args.only or args.family)
     lessons = [Path(x) for x in args.lessons] or sorted((ROOT / "notebooks").glob("0[1-9]_*.ipynb"))
+    load, start = os.getloadavg()[0], time.monotonic()
     outcomes = run(lessons, set(args.only) if args.only else None, args.family or FAMILIES,
-                   control=args.control)
+                   control=args.control or whole)
     print(table(outcomes))
-    return 0 if all(o.caught is not False and o.control is not False for o in outcomes) else 1
+    passed = all(o.caught is not False and o.control is not False for o in outcomes)
+    if whole and not args.no_report:
+        write_report(outcomes, time.monotonic() - start, load)
+        print(f"\nwritten: {REPORT.relative_to(ROOT)}")
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

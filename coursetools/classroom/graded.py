@@ -36,15 +36,16 @@ from __future__ import annotations
 import atexit
 import contextlib
 import importlib.util
+import itertools
 import json
 import os
-import queue
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,7 @@ def confine_prefix(limits: Limits | None = None) -> list[str]:
 
 
 _COPIES: dict[tuple[str, ...], tempfile.TemporaryDirectory] = {}
+_COPIES_LOCK = threading.Lock()
 
 
 def stripped_copy(check: str) -> str:
@@ -139,31 +141,68 @@ def stripped_copy(check: str) -> str:
     from perclib.graded import forbidden_names, strip_perclib
 
     names = tuple(forbidden_names(check))
-    if names not in _COPIES:
-        folder = tempfile.TemporaryDirectory(prefix="graded-perclib-")
-        os.chmod(folder.name, 0o755)  # the sandbox's user reads it
-        strip_perclib(names, Path(folder.name))
-        _COPIES[names] = folder
-    return _COPIES[names].name
+    with _COPIES_LOCK:
+        if names not in _COPIES:
+            folder = tempfile.TemporaryDirectory(prefix="graded-perclib-")
+            os.chmod(folder.name, 0o755)  # the sandbox's user reads it
+            strip_perclib(names, Path(folder.name))
+            _COPIES[names] = folder
+        return _COPIES[names].name
 
 
 class _Server:
-    """A warm check server (``python -m perclib.graded serve``): forks one check per job."""
+    """The warm check server (``python -m perclib.graded serve``), shared by all threads.
+
+    It forks one process per check and runs several at a time; replies come back
+    tagged with their job's number, read by a thread of their own.
+    """
 
     def __init__(self) -> None:
         env = {**os.environ, "MPLBACKEND": "Agg"}
+        # a file, not a pipe: nobody reads the checks' warnings while they run
+        self.errors = tempfile.TemporaryFile("w+")
         self.process = subprocess.Popen([sys.executable, "-m", "perclib.graded", "serve"],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, env=env)
+                                        stderr=self.errors, text=True, env=env)
+        self.lock, self.writing = threading.Lock(), threading.Lock()
+        self.waiting: dict[int, Future[dict[str, Any]]] = {}
+        self.numbers = itertools.count()
+        self.died: str | None = None
+        threading.Thread(target=self._read, daemon=True, name="graded-server").start()
+
+    def _send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        # a lock of its own: a write that waits for the server never holds up _read
+        with self.writing:
+            self.process.stdin.write(json.dumps(message) + "\n")
+            self.process.stdin.flush()
 
     def run(self, job: dict[str, Any]) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(json.dumps(job) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"graded check server died: {self.process.stderr.read()[-2000:]}")
-        return json.loads(line)
+        future: Future[dict[str, Any]] = Future()
+        with self.lock:
+            number = next(self.numbers)
+            self.waiting[number] = future
+            died = self.died
+        if died is not None:
+            raise RuntimeError(f"graded check server died: {died}")
+        with contextlib.suppress(OSError):  # the server is gone: _read says why
+            self._send({"id": number, "job": job})
+        return future.result()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            message = json.loads(line)
+            with self.lock:
+                future = self.waiting.pop(message["id"])
+            future.set_result(message["verdict"])
+        self.process.wait()
+        self.errors.seek(0)
+        with self.lock:
+            self.died = f"exit {self.process.returncode}: {self.errors.read()[-2000:]}"
+            waiting, self.waiting = self.waiting, {}
+        for future in waiting.values():
+            future.set_exception(RuntimeError(f"graded check server died: {self.died}"))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -171,36 +210,43 @@ class _Server:
         self.process.wait(timeout=30)
 
 
-_SERVERS: queue.SimpleQueue[_Server] = queue.SimpleQueue()
+_SERVER: list[_Server] = []
+_SERVER_LOCK = threading.Lock()
+
+
+def check_server() -> _Server:
+    """The running check server, started on first use (and again if it died)."""
+    with _SERVER_LOCK:
+        if not _SERVER or _SERVER[0].died is not None:
+            _SERVER[:] = [_Server()]
+        return _SERVER[0]
 
 
 @atexit.register
 def _close_servers() -> None:
-    while not _SERVERS.empty():
-        _SERVERS.get().close()
+    for server in _SERVER:
+        server.close()
 
 
 def graded_verdict(check: str, answer: str, context: list[str], *, confine: bool = True,
                    timeout: float = 300.0, strip: bool = True) -> dict[str, Any]:
-    """Run one graded check in a fresh process forked from a warm server; its verdict.
+    """Run one graded check in a fresh process forked from the warm server; its verdict.
 
     ``confine=False`` starts the answer's process without a sandbox, ``strip=False``
     gives it the whole of perclib (tests of the mechanism, and the adversarial run's
     control: an attack must pass there, or it proves nothing).
     """
+    from perclib.graded import check_imports
+
     if confine and shutil.which("bwrap") is None:
         raise RuntimeError("graded checks need bwrap (apt-get install bubblewrap)")
     job = {"check": check, "answer": answer, "context": context, "timeout": timeout,
            "confine": confine_prefix() if confine else [],
            "stripped": stripped_copy(check if strip else ""),
            # the graded student's key, set by StudentKey before the kernel ran (own numbers)
-           "student_key": os.environ.get(KEY_VARIABLE)}
-    try:
-        server = _SERVERS.get_nowait()
-    except queue.Empty:
-        server = _Server()
-    verdict = server.run(job)
-    _SERVERS.put(server)
+           "student_key": os.environ.get(KEY_VARIABLE),
+           "warm": check_imports(check)}  # loaded by the server, for the next checks too
+    verdict = check_server().run(job)
     if "broken" in verdict:
         raise RuntimeError(f"graded check did not run: {verdict['broken']}")
     return verdict
@@ -242,8 +288,9 @@ def notebook_verdicts(cells: list[Any], *, confine: bool = True, only: set[str] 
             context = answer_context([_source(c) for c in cells[:answer]
                                       if c.get("cell_type") == "code"], _source(cells[answer]))
             jobs[grade_id] = (_source(cells[check]), _source(cells[answer]), context)
+    check_server()  # it starts (if it has not) while this process strips perclib
     for check, _, _ in jobs.values():
-        stripped_copy(check)  # made once, before the threads share them
+        stripped_copy(check)
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {grade_id: pool.submit(graded_verdict, *job, confine=confine)
                    for grade_id, job in jobs.items()}
@@ -263,6 +310,12 @@ class GradedChecks(NbGraderPreprocessor):  # type: ignore[misc,valid-type]
     """After Execute: a check that passed in the kernel runs again out of its reach."""
 
     confine = Bool(True, help="run each answer in its own bubblewrap sandbox").tag(config=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # nbgrader makes the preprocessors just before Execute: the server starts now
+        # and loads numpy and perclib while the kernel runs the notebook.
+        check_server()
 
     def preprocess(self, nb, resources):  # noqa: D102 - nbconvert's
         failed_in_kernel = {

@@ -22,9 +22,9 @@ import coursetools.classroom.graded  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 #: In CI, three of the nine lessons (one from each third of the course, between them
-#: every kind of check: formulas, fractions, trainers, counts): the whole run takes
-#: about a quarter of an hour on two cores; ``python -m coursetools.adversarial`` runs
-#: every lesson (docs/adversarial-report.md holds its last table).
+#: every kind of check: formulas, fractions, trainers, counts); ``python -m
+#: coursetools.adversarial`` runs every lesson (about two and a half minutes on two
+#: cores with the shared check server) and writes docs/adversarial-report.md.
 SAMPLE = ("01", "04", "07")
 LESSONS = [p for p in sorted((ROOT / "notebooks").glob("0[1-9]_*.ipynb")) if p.name[:2] in SAMPLE]
 

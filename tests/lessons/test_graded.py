@@ -115,6 +115,22 @@ def test_the_answer_sandbox_sees_only_the_stripped_copy() -> None:
     assert verdict["passed"], verdict
 
 
+def test_a_function_reading_the_lessons_data_is_told_why_it_fails_at_grading() -> None:
+    """The answer's process has the lesson's imports and definitions, not its data
+    cells: a function that reads a data global fails there, with a message saying so."""
+    _need_bwrap()
+    from coursetools.classroom.graded import graded_verdict
+    from perclib.graded import answer_context
+
+    answer = "def total():\n    return float(np.sum(J))\n"
+    context = answer_context(["import numpy as np\nJ = np.ones(3)"], answer)
+    assert context == ["import numpy as np"], context
+    check = "assert total() == 3.0\n### BEGIN HIDDEN TESTS\n### END HIDDEN TESTS\n"
+    verdict = graded_verdict(check, answer, context)
+    assert not verdict["passed"] and verdict["error"][0] == "NameError", verdict
+    assert "not its data" in verdict["error"][1], verdict
+
+
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
 def test_stored_solutions_pass_the_graded_path(lesson: Path) -> None:
     _need_bwrap()
