@@ -44,6 +44,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
@@ -51,6 +52,18 @@ from pathlib import Path
 from typing import Any
 
 from perclib.classroom import KEY_VARIABLE
+
+#: CPython 3.11 (CI runs 3.11.7) may fail ``ast.parse`` run in two threads at once with
+#: "SystemError: AST constructor recursion depth mismatch" (its AST state is shared): the
+#: grader checks a notebook's exercises in threads, so every parse here takes turns.
+_PARSE_LOCK = threading.Lock()
+
+
+def _parse(source: str) -> ast.Module:
+    """``ast.parse``, one thread at a time."""
+    with _PARSE_LOCK:
+        return ast.parse(source)
+
 
 __all__ = ["answer_context", "check_imports", "decode", "encode", "forbidden_names", "run_check",
            "strip_perclib"]
@@ -165,7 +178,7 @@ def _package() -> Path:
 def _families() -> dict[str, list[str]]:
     """:data:`perclib.checking.FAMILIES`, read from its source (the grader need not
     import perclib, whose guard hooks the process it is imported in)."""
-    tree = ast.parse((_package() / "checking.py").read_text(encoding="utf-8"))
+    tree = _parse((_package() / "checking.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "FAMILIES":
             return {k: list(v) for k, v in ast.literal_eval(node.value).items()}
@@ -179,7 +192,7 @@ def forbidden_names(check_source: str) -> list[str]:
     process can be built before the check runs.
     """
     families = _families()
-    tree = ast.parse(check_source)
+    tree = _parse(check_source)
     literals = {node.targets[0].id: node.value for node in tree.body
                 if isinstance(node, ast.Assign) and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)}
@@ -273,7 +286,7 @@ def _tree(path: Path) -> ast.Module:
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size)
     if key not in _TREES:
-        _TREES[key] = ast.parse(path.read_text(encoding="utf-8"))
+        _TREES[key] = _parse(path.read_text(encoding="utf-8"))
     return _TREES[key]
 
 
@@ -321,7 +334,7 @@ def _strip_module(text: str, here: set[str], bare: set[str]) -> str | None:
     Edits lines (a definition becomes ``pass``, an import keeps its other names) rather
     than re-printing the syntax tree: a tenth of the time, comments kept.
     """
-    tree = ast.parse(text)
+    tree = _parse(text)
     edits: list[tuple[int, int, str]] = []  # (first line, last line, replacement)
 
     def replace(node: ast.stmt, first: int, new: str) -> None:
@@ -373,7 +386,7 @@ def answer_context(cells: Sequence[str], answer_source: str) -> list[str]:
     for cell in cells:
         lines = [line for line in cell.splitlines() if not line.lstrip().startswith(("%", "!"))]
         try:
-            tree = ast.parse("\n".join(lines))
+            tree = _parse("\n".join(lines))
         except SyntaxError:
             continue
         for node in tree.body:
@@ -400,7 +413,7 @@ def answer_context(cells: Sequence[str], answer_source: str) -> list[str]:
 
 def _names_read(source: str) -> set[str]:
     try:
-        tree = ast.parse(source)
+        tree = _parse(source)
     except SyntaxError:
         return set()
     return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
@@ -408,7 +421,7 @@ def _names_read(source: str) -> set[str]:
 
 def answer_functions(answer_source: str) -> list[str]:
     """The names of the functions (and classes) an answer cell defines at its top level."""
-    return [node.name for node in ast.parse(answer_source).body
+    return [node.name for node in _parse(answer_source).body
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
 
 
@@ -438,7 +451,7 @@ def _answer_main() -> int:
         with contextlib.suppress(Exception):
             exec(compile(statement, "<lesson>", "exec"), namespace)
     failed = None
-    for node in ast.parse(job["answer"]).body:  # one statement at a time, like a cell
+    for node in _parse(job["answer"]).body:  # one statement at a time, like a cell
         try:
             exec(compile(ast.Module(body=[node], type_ignores=[]), "<answer>", "exec"), namespace)
         except Exception as error:
@@ -628,7 +641,7 @@ def check_imports(check_source: str) -> list[str]:
     ['import numpy as np', 'from perclib import perceptron, boolean_cube']
     """
     try:
-        tree = ast.parse(check_source)
+        tree = _parse(check_source)
     except SyntaxError:
         return []
     return [ast.unparse(node) for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
