@@ -50,6 +50,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from coursetools.shared.cells import built_markdown_cell
 from coursetools.shared.common import CourseToolsError
 
 #: Output types that are HTML (or may hold it) when the page shows them.
@@ -426,8 +427,6 @@ class PageCheck:
         """Put markers around each cell of the site notebook ``nb`` (in place); ``labels``
         name its cells (None: a cell the course made, left unmarked), ``own`` is the
         markup the course put into the lesson's cells."""
-        import nbformat
-
         self.names[stem] = name
         self.own[stem] = {o for o in own if o.strip()}
         cells = []
@@ -435,8 +434,12 @@ class PageCheck:
             if label is None:
                 cells.append(cell)
                 continue
-            begin, end = self.markers(stem, len(self.cells.get(stem, [])), label)
-            cells += [nbformat.v4.new_markdown_cell(begin), cell, nbformat.v4.new_markdown_cell(end)]
+            k = len(self.cells.get(stem, []))
+            begin, end = self.markers(stem, k, label)
+            # Fixed ids (nbformat draws random ones): the same lesson must give the same
+            # source bytes, or the kept Sphinx project reads every page again.
+            cells += [built_markdown_cell(begin, f"site-check-{k}-begin"), cell,
+                      built_markdown_cell(end, f"site-check-{k}-end")]
         nb.cells = cells
 
     def problems(self, stem: str, page: str) -> list[str]:

@@ -153,12 +153,15 @@ def test_an_output_cache_never_serves_another_inputs_output(tmp_path):
 def test_the_site_sources_are_the_same_bytes_twice(tmp_path):
     """What the site build writes for Sphinx depends on the lessons alone: a second write
     gives the same bytes, so the kept project rewrites nothing and Sphinx reads nothing
-    (inserted cells once took a random id, and every page was read again)."""
+    (inserted cells once took a random id, and every page was read again; so did the
+    page check's marker cells, which the real build always adds)."""
     from coursetools.site.build import write_sources
+    from coursetools.site.safety import PageCheck
 
     notebooks = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-    write_sources(tmp_path / "a", notebooks)
-    write_sources(tmp_path / "b", notebooks)
+    # The build keeps its marker word between builds (.cache/site-build/marker-word).
+    write_sources(tmp_path / "a", notebooks, check=PageCheck(nonce="kept-word"))
+    write_sources(tmp_path / "b", notebooks, check=PageCheck(nonce="kept-word"))
     report = sync_tree(tmp_path / "a", tmp_path / "kept")
     again = sync_tree(tmp_path / "b", tmp_path / "kept")
     assert report.written and again.written == [] and again.removed == []
