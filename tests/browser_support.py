@@ -390,6 +390,18 @@ _JS_IMAGES_LOADED = """
 """
 
 
+_JS_ACTIVE_ELEMENT = """() => {
+  const e = document.activeElement;
+  if (!e) return 'nothing';
+  const cls = (typeof e.className === 'string' ? e.className : '').trim().split(/\\s+/)
+    .slice(0, 3).join('.');
+  return e.tagName.toLowerCase() + (cls ? '.' + cls : '') + (document.hasFocus() ? '' : ' (page unfocused)');
+}"""
+
+_JS_OPEN_DIALOGS = """() => Array.from(document.querySelectorAll('.jp-Dialog')).map(
+  (d) => (d.innerText || '').replace(/\\s+/g, ' ').trim().slice(0, 300))"""
+
+
 @dataclass
 class SliderProbe:
     cell: int
@@ -400,6 +412,10 @@ class SliderProbe:
     figure_changed: bool  # an image/canvas/svg in the notebook was replaced or redrawn
     figures_in_cell: int  # figures in the slider's own cell (screenshotted)
     pixels_changed: bool  # a screenshot of one of those figures differs
+    # Where the keys went when the value did not move (the element that had the focus
+    # after the presses, and any dialog open then): a failure must say what blocked it.
+    focus_after: str = ""
+    dialogs: tuple[str, ...] = ()
 
 
 @dataclass
@@ -582,7 +598,18 @@ class LessonPage:
     def _slider_value(handle) -> str:
         return handle.get_attribute("aria-valuetext") or handle.get_attribute("aria-valuenow") or ""
 
-    def probe_slider(self, cell: int, k: int, change_timeout_s: float = 20) -> SliderProbe:
+    def _value_after(self, handle, before: str, timeout_s: float) -> str:
+        """The handle's value once it differs from ``before`` (``before`` at the timeout)."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            value = self._slider_value(handle)
+            if value != before or time.monotonic() >= deadline:
+                return value
+            self.page.wait_for_timeout(100)
+
+    def probe_slider(
+        self, cell: int, k: int, change_timeout_s: float = 20, value_timeout_s: float = 8
+    ) -> SliderProbe:
         cell_loc = self.page.locator(f"{self.root} .jp-Cell >> nth={cell}")
         slider = cell_loc.locator(".jp-OutputArea .widget-slider").nth(k)
         handle = slider.locator(".noUi-handle").first
@@ -592,15 +619,28 @@ class LessonPage:
         before_sig = self._signature()
         before_shots = self._figure_shots(cell)
 
-        handle.focus()
-        for key in ("ArrowRight", "ArrowLeft"):  # at the maximum, go the other way
+        # Towards the middle: right, unless the handle sits at its maximum.
+        at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+        keys = ("ArrowLeft", "ArrowRight") if at_max else ("ArrowRight", "ArrowLeft")
+        after_value = before_value
+        for key in keys:
+            handle.focus()
             for _ in range(3):
                 self.page.keyboard.press(key)
                 self.page.wait_for_timeout(60)
-            after_value = self._slider_value(handle)
+            # Read the value until it moves. A single read right after the presses can
+            # come before a loaded page showed the move, and pressing the other way then
+            # takes the slider back where it started: no move at all, though it moved.
+            after_value = self._value_after(handle, before_value, timeout_s=value_timeout_s)
             if after_value != before_value:
                 break
 
+        focus_after, dialogs = "", ()
+        if after_value == before_value:
+            focus_after = self.page.evaluate(_JS_ACTIVE_ELEMENT)
+            if slider.locator(".noUi-target[disabled]").count():
+                focus_after += " (the slider is disabled: a stored, not a live, control)"
+            dialogs = tuple(self.open_dialogs())
         # Wait for the kernel's answer to reach the page.
         deadline = time.monotonic() + change_timeout_s
         after_sig = before_sig
@@ -624,7 +664,13 @@ class LessonPage:
             figure_changed=figure_changed,
             figures_in_cell=len(before_shots),
             pixels_changed=pixels_changed,
+            focus_after=focus_after,
+            dialogs=dialogs,
         )
+
+    def open_dialogs(self) -> list[str]:
+        """Title and text of every JupyterLab dialog open on the page."""
+        return self.page.evaluate(_JS_OPEN_DIALOGS)
 
     def find_upscaled_figures(self, factor: float = 1.15) -> None:
         """Record figure images displayed more than ``factor`` times their pixel width."""

@@ -420,7 +420,9 @@ def _problems(r: LessonReport) -> list[str]:
         return problems
     for p in r.probes:
         if p.value_after == p.value_before:
-            problems.append(f"cell {p.cell}: slider {p.label!r} did not move from the keyboard")
+            blocked = f"; focus on {p.focus_after}" if p.focus_after else ""
+            blocked += "".join(f"; dialog open: {d!r}" for d in p.dialogs)
+            problems.append(f"cell {p.cell}: slider {p.label!r} did not move from the keyboard{blocked}")
         elif not p.output_changed:
             problems.append(f"cell {p.cell}: moving slider {p.label!r} changed nothing on the page")
     if not any(p.figure_changed and (p.pixels_changed or not p.figures_in_cell) for p in r.probes):
