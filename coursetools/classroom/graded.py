@@ -49,7 +49,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from coursetools.classroom.sandbox import ETC_FILES, SCRATCH, Limits, _inside, link_chain
+from coursetools.classroom.sandbox import SCRATCH, Limits, _inside, link_chain, system_mounts
 from perclib.classroom import KEY_VARIABLE
 
 HIDDEN = "### BEGIN HIDDEN TESTS"
@@ -93,18 +93,13 @@ def confine_prefix(limits: Limits | None = None) -> list[str]:
         "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--uid", "65534", "--gid", "65534",
         "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
         "--proc", "/proc", "--dev", "/dev",
+        # bwrap's /dev/shm has no size of its own, and its pages count against no
+        # per-process limit: give it the grading kernel's size.
+        "--size", str(limits.shm_bytes), "--tmpfs", "/dev/shm",
         "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
         "--size", str(limits.scratch_bytes), "--tmpfs", SCRATCH,
-        "--ro-bind", "/usr", "/usr",
+        *system_mounts(),
     ]
-    for link in ("bin", "lib", "lib64", "sbin"):
-        target = Path("/") / link
-        if target.is_symlink():
-            cmd += ["--symlink", os.readlink(target), str(target)]
-        elif target.is_dir():
-            cmd += ["--ro-bind", str(target), str(target)]
-    for name in ETC_FILES:
-        cmd += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     bound = [Path("/usr")]
     for path in _python_mounts():
         if not any(_inside(path, b) for b in bound):

@@ -116,6 +116,31 @@ def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
+def system_mounts() -> list[str]:
+    """bubblewrap arguments that show the system read-only and nothing else of it.
+
+    ``/usr``, the top-level folders that lead into it (``/lib -> usr/lib`` on a merged
+    ``/usr``) and the few files of ``/etc`` in :data:`ETC_FILES`. Every sandbox of the
+    class (the grading kernel, the answer's process at grading, the class test's
+    students) starts from these.
+
+    Example
+    -------
+    >>> system_mounts()[:3]
+    ['--ro-bind', '/usr', '/usr']
+    """
+    args = ["--ro-bind", "/usr", "/usr"]
+    for link in ("bin", "lib", "lib64", "sbin"):
+        target = Path("/") / link
+        if target.is_symlink():  # merged /usr: /lib -> usr/lib
+            args += ["--symlink", os.readlink(target), str(target)]
+        elif target.is_dir():
+            args += ["--ro-bind", str(target), str(target)]
+    for name in ETC_FILES:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    return args
+
+
 def bwrap_command(
     connection_file: Path, *, hide: list[Path], limits: Limits, python: str,
     ro_paths: list[Path], extra: list[str] = (), links: list[tuple[Path, Path]] = (),
@@ -131,16 +156,8 @@ def bwrap_command(
         # The in-memory scratch first: a folder mounted below /tmp must stay visible.
         "--size", str(limits.scratch_bytes), "--tmpfs", "/tmp",
         "--size", str(limits.scratch_bytes), "--tmpfs", SCRATCH,
-        "--ro-bind", "/usr", "/usr",
+        *system_mounts(),
     ]
-    for link in ("bin", "lib", "lib64", "sbin"):
-        target = Path("/") / link
-        if target.is_symlink():  # merged /usr: /lib -> usr/lib
-            cmd += ["--symlink", os.readlink(target), str(target)]
-        elif target.is_dir():
-            cmd += ["--ro-bind", str(target), str(target)]
-    for name in ETC_FILES:
-        cmd += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
     bound = [Path("/usr")]
     for path in ro_paths:
         if not any(_inside(path, b) for b in bound):

@@ -59,7 +59,7 @@ from test_classroom import (  # noqa: E402
 )
 
 from coursetools.classroom import load_settings  # noqa: E402
-from coursetools.classroom.sandbox import ETC_FILES, python_roots  # noqa: E402
+from coursetools.classroom.sandbox import python_roots, system_mounts  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")
 PASSWORD = "class-" + secrets.token_hex(8)
@@ -129,15 +129,7 @@ def student_sandbox(ns: Namespaces, user: str, home: Path, env: dict[str, str],
     cmd = ["ip", "netns", "exec", ns.students, "runuser", "-u", user, "--",
            "bwrap", "--unshare-all", "--share-net", "--die-with-parent", "--new-session",
            "--clearenv", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-           "--ro-bind", "/usr", "/usr"]
-    for link in ("bin", "lib", "lib64", "sbin"):
-        target = Path("/") / link
-        if target.is_symlink():
-            cmd += ["--symlink", os.readlink(target), str(target)]
-        elif target.is_dir():
-            cmd += ["--ro-bind", str(target), str(target)]
-    for name in ETC_FILES:
-        cmd += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+           *system_mounts()]
     for path in ro:
         cmd += ["--ro-bind", str(path), str(path)]
     cmd += ["--bind", str(home), f"/home/{user}", "--chdir", f"/home/{user}"]

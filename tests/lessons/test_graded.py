@@ -115,6 +115,27 @@ def test_the_answer_sandbox_sees_only_the_stripped_copy() -> None:
     assert verdict["passed"], verdict
 
 
+def test_the_answer_process_cannot_fill_shared_memory() -> None:
+    """/dev/shm's pages count against no per-process limit: the answer's process gets a
+    /dev/shm of the grading kernel's size (64 MiB), so 200 MiB written there fail (in
+    files of 40 MiB, each under the per-file limit)."""
+    _need_bwrap()
+    from coursetools.classroom.graded import graded_verdict
+
+    answer = ("def fill():\n"
+              "    try:\n"
+              "        for k in range(5):\n"
+              "            with open(f'/dev/shm/fill{k}', 'wb') as handle:\n"
+              "                for _ in range(40):\n"
+              "                    handle.write(b's' * 1024 * 1024)\n"
+              "    except OSError:\n"
+              "        return 'OSError'\n"
+              "    return 'done'\n")
+    check = "assert fill() == 'OSError'\n### BEGIN HIDDEN TESTS\n### END HIDDEN TESTS\n"
+    verdict = graded_verdict(check, answer, [])
+    assert verdict["passed"], verdict
+
+
 def test_a_function_reading_the_lessons_data_is_told_why_it_fails_at_grading() -> None:
     """The answer's process has the lesson's imports and definitions, not its data
     cells: a function that reads a data global fails there, with a message saying so."""
