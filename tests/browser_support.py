@@ -416,6 +416,8 @@ class SliderProbe:
     # after the presses, and any dialog open then): a failure must say what blocked it.
     focus_after: str = ""
     dialogs: tuple[str, ...] = ()
+    # Moved only on a second try (a click on the handle first): what the first try met.
+    second_try: str = ""
 
 
 @dataclass
@@ -635,12 +637,23 @@ class LessonPage:
             if after_value != before_value:
                 break
 
-        focus_after, dialogs = "", ()
+        focus_after, dialogs, second_try = "", (), ""
         if after_value == before_value:
-            focus_after = self.page.evaluate(_JS_ACTIVE_ELEMENT)
-            if slider.locator(".noUi-target[disabled]").count():
-                focus_after += " (the slider is disabled: a stored, not a live, control)"
-            dialogs = tuple(self.open_dialogs())
+            focus_after, dialogs = self._why_keys_missed(slider)
+            # Once more as a student would: click the handle (a click on the handle
+            # itself does not move it) and press again. A slider that is disabled, or
+            # behind a dialog, stays where it is; one that moves is reported as such.
+            try:
+                handle.click(timeout=5000)
+                for _ in range(3):
+                    self.page.keyboard.press(keys[0])
+                    self.page.wait_for_timeout(60)
+                after_value = self._value_after(handle, before_value, timeout_s=value_timeout_s)
+            except Exception as err:  # e.g. a dialog intercepts the click
+                dialogs += (f"(the click failed: {str(err).splitlines()[0][:200]})",)
+            if after_value != before_value:
+                second_try = f"focus on {focus_after}" + "".join(f"; dialog {d!r}" for d in dialogs)
+                focus_after, dialogs = "", ()
         # Wait for the kernel's answer to reach the page.
         deadline = time.monotonic() + change_timeout_s
         after_sig = before_sig
@@ -666,7 +679,15 @@ class LessonPage:
             pixels_changed=pixels_changed,
             focus_after=focus_after,
             dialogs=dialogs,
+            second_try=second_try,
         )
+
+    def _why_keys_missed(self, slider) -> tuple[str, tuple[str, ...]]:
+        """Where the focus was, and which dialogs were open, when keys did not move ``slider``."""
+        focus = self.page.evaluate(_JS_ACTIVE_ELEMENT)
+        if slider.locator(".noUi-target[disabled]").count():
+            focus += " (the slider is disabled: a stored, not a live, control)"
+        return focus, tuple(self.open_dialogs())
 
     def open_dialogs(self) -> list[str]:
         """Title and text of every JupyterLab dialog open on the page."""

@@ -184,6 +184,7 @@ def _write_timings() -> None:
             lines.append(
                 f"  {r.name} [{r.ui}] cell {p.cell}: {p.label!r} "
                 f"{p.value_before} -> {p.value_after}: {effect}"
+                + (f" (moved on a second try, after a click; first: {p.second_try})" if p.second_try else "")
             )
     notes = [
         f"  {r.name} [{r.ui}] cell {cell}: figure is {nat} px wide but shown at {shown} px (blurry)"
