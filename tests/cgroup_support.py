@@ -19,4 +19,6 @@ def own_grading_cgroup(settings, request) -> None:
     assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
     group = grading_cgroup(settings)
     delegate(group, controller.version, os.getuid(), os.getgid())
-    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("kernel-*"), group]])
+    request.addfinalizer(
+        lambda: [p.rmdir() for p in [*group.glob("kernel-*"), *group.glob("answer-*"), group]]
+    )

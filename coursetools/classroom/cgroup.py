@@ -37,6 +37,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+#: Folders of the answers' processes at grading (``answer-<pid>``).
+ANSWER_PREFIX = "answer-"
+
+# A shell, not Python: the answer's process starts with a PYTHONPATH that holds only the
+# stripped perclib, and this must run before bubblewrap, as the instructor. Any failing
+# step stops it (set -e): the answer never runs unlimited.
+_ENTER_SCRIPT = (
+    'set -e; d="$1/' + ANSWER_PREFIX + '$$"; limit="$2"; shift 2; mkdir "$d"; '
+    'echo "$limit" > "$d/memory.limit_in_bytes"; '
+    'if [ -e "$d/memory.memsw.limit_in_bytes" ]; then '
+    'echo "$limit" > "$d/memory.memsw.limit_in_bytes" 2>/dev/null || true; fi; '
+    'echo $$ > "$d/cgroup.procs"; exec "$@"'
+)
 
 
 @dataclass(frozen=True)
@@ -84,7 +97,8 @@ def enter(folder: Path, limit_bytes: int, name: str | None = None) -> Path:
 
     Raises ``OSError`` when the machine refuses (no delegation, no controller).
     """
-    for old in folder.glob("kernel-*"):  # finished kernels: their folders are empty
+    # finished kernels and answers: their folders are empty
+    for old in [*folder.glob("kernel-*"), *folder.glob(f"{ANSWER_PREFIX}*")]:
         try:
             old.rmdir()
         except OSError:
@@ -100,3 +114,29 @@ def enter(folder: Path, limit_bytes: int, name: str | None = None) -> Path:
             pass  # swap accounting off: the machine has no swap to count
     (kernel / "cgroup.procs").write_text(str(os.getpid()))
     return kernel
+
+
+def enter_prefix(folder: Path, limit_bytes: int) -> list[str]:
+    """A command prefix: the command runs in a memory cgroup of its own below ``folder``.
+
+    For the answer's process at grading (``coursetools.classroom.graded``), which the
+    check's process starts: ``folder`` is the course's delegated folder, the new one is
+    ``answer-<pid>``, limited to ``limit_bytes`` for the process and all it forks (memory
+    and swap). :func:`enter` removes it once empty, as it does a finished kernel's.
+
+    Example
+    -------
+    >>> enter_prefix(Path("/sys/fs/cgroup/memory/coursetools-c"), 1024)[-2:]
+    ['/sys/fs/cgroup/memory/coursetools-c', '1024']
+    """
+    return ["sh", "-c", _ENTER_SCRIPT, "sh", str(folder), str(limit_bytes)]
+
+
+def remove_finished(folder: Path) -> None:
+    """Remove the empty cgroups of finished answers below ``folder`` (running ones stay)."""
+    for old in folder.glob(f"{ANSWER_PREFIX}*"):
+        try:
+            old.rmdir()
+        except OSError:
+            pass  # still running
+

@@ -49,6 +49,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from coursetools.classroom.cgroup import enter_prefix, remove_finished
 from coursetools.classroom.sandbox import SCRATCH, Limits, _inside, link_chain, system_mounts
 from perclib.classroom import KEY_VARIABLE
 
@@ -82,14 +83,17 @@ def _perclib_folders(mounted: list[Path]) -> list[Path]:
     return sorted(p for p in found if any(_inside(p, m) for m in mounted))
 
 
-def confine_prefix(limits: Limits | None = None) -> list[str]:
+def confine_prefix(limits: Limits | None = None, memory_cgroup: Path | None = None) -> list[str]:
     """The bubblewrap command that confines the answer's process.
 
     ``{perclib}`` stands for the folder that holds the stripped copy (filled in by the
-    check's process, which builds it).
+    check's process, which builds it). ``memory_cgroup``: the course's delegated cgroup
+    folder; the answer's process and all it forks then share one memory limit, the
+    grading kernel's (else each process has its own address-space limit only).
     """
     limits = limits or Limits(wall_seconds=600)
-    cmd = [
+    cmd = [] if memory_cgroup is None else enter_prefix(memory_cgroup, limits.kernel_memory_bytes)
+    cmd += [
         "bwrap", "--unshare-all", "--unshare-user", "--disable-userns", "--uid", "65534", "--gid", "65534",
         "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--clearenv",
         "--proc", "/proc", "--dev", "/dev",
@@ -224,19 +228,21 @@ def _close_servers() -> None:
 
 
 def graded_verdict(check: str, answer: str, context: list[str], *, confine: bool = True,
-                   timeout: float = 300.0, strip: bool = True) -> dict[str, Any]:
+                   timeout: float = 300.0, strip: bool = True,
+                   memory_cgroup: Path | None = None) -> dict[str, Any]:
     """Run one graded check in a fresh process forked from the warm server; its verdict.
 
     ``confine=False`` starts the answer's process without a sandbox, ``strip=False``
     gives it the whole of perclib (tests of the mechanism, and the adversarial run's
-    control: an attack must pass there, or it proves nothing).
+    control: an attack must pass there, or it proves nothing). ``memory_cgroup``: see
+    :func:`confine_prefix`.
     """
     from perclib.graded import check_imports
 
     if confine and shutil.which("bwrap") is None:
         raise RuntimeError("graded checks need bwrap (apt-get install bubblewrap)")
     job = {"check": check, "answer": answer, "context": context, "timeout": timeout,
-           "confine": confine_prefix() if confine else [],
+           "confine": confine_prefix(memory_cgroup=memory_cgroup) if confine else [],
            "stripped": stripped_copy(check if strip else ""),
            # the graded student's key, set by StudentKey before the kernel ran (own numbers)
            "student_key": os.environ.get(KEY_VARIABLE),
@@ -268,11 +274,13 @@ def _source(cell: Any) -> str:
 
 
 def notebook_verdicts(cells: list[Any], *, confine: bool = True, only: set[str] | None = None,
-                      workers: int = 2) -> dict[str, dict[str, Any]]:
+                      workers: int = 2,
+                      memory_cgroup: Path | None = None) -> dict[str, dict[str, Any]]:
     """Every exercise's graded verdict, keyed by the check's grade id.
 
     ``only``: the check ids to run (all by default). Exercises run ``workers`` at a
-    time (each is two processes that mostly wait for each other).
+    time (each is two processes that mostly wait for each other). ``memory_cgroup``:
+    see :func:`confine_prefix`.
     """
     from perclib.graded import answer_context
 
@@ -287,12 +295,16 @@ def notebook_verdicts(cells: list[Any], *, confine: bool = True, only: set[str] 
     for check, _, _ in jobs.values():
         stripped_copy(check)
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {grade_id: pool.submit(graded_verdict, *job, confine=confine)
+        futures = {grade_id: pool.submit(graded_verdict, *job, confine=confine,
+                                         memory_cgroup=memory_cgroup)
                    for grade_id, job in jobs.items()}
-        return {grade_id: future.result() for grade_id, future in futures.items()}
+        verdicts = {grade_id: future.result() for grade_id, future in futures.items()}
+    if memory_cgroup is not None:
+        remove_finished(memory_cgroup)
+    return verdicts
 
 
-from traitlets import Bool  # noqa: E402  (traitlets comes with Jupyter, always here)
+from traitlets import Bool, Unicode  # noqa: E402  (traitlets comes with Jupyter, always here)
 
 try:  # nbgrader is the instructor's: the functions above work without it
     from nbformat.v4 import new_output
@@ -305,9 +317,20 @@ class GradedChecks(NbGraderPreprocessor):  # type: ignore[misc,valid-type]
     """After Execute: a check that passed in the kernel runs again out of its reach."""
 
     confine = Bool(True, help="run each answer in its own bubblewrap sandbox").tag(config=True)
+    memory_cgroup = Unicode(
+        "", help="the course's delegated memory cgroup folder (written by setup where the "
+        "machine has one): each answer's process and all it forks share one memory limit"
+    ).tag(config=True)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if self.memory_cgroup:
+            from coursetools.classroom.cgroup import check_delegated
+
+            # As the grading kernel: no limit, no grading (never an answer unlimited).
+            problem = check_delegated(Path(self.memory_cgroup), os.getuid())
+            if problem:
+                raise RuntimeError(f"graded checks cannot limit the answers' memory: {problem}")
         # nbgrader makes the preprocessors just before Execute: the server starts now
         # and loads numpy and perclib while the kernel runs the notebook.
         check_server()
@@ -319,7 +342,8 @@ class GradedChecks(NbGraderPreprocessor):  # type: ignore[misc,valid-type]
         wanted = {nb.cells[check].metadata.nbgrader.grade_id for _, check in exercises(nb.cells)}
         start = time.monotonic()
         # a check that failed in the kernel has its zero already
-        verdicts = notebook_verdicts(nb.cells, confine=self.confine, only=wanted - failed_in_kernel)
+        verdicts = notebook_verdicts(nb.cells, confine=self.confine, only=wanted - failed_in_kernel,
+                                     memory_cgroup=Path(self.memory_cgroup) if self.memory_cgroup else None)
         for _, check in exercises(nb.cells):
             cell = nb.cells[check]
             verdict = verdicts.get(cell.metadata.nbgrader.grade_id)

@@ -237,6 +237,10 @@ def nbgrader_config_text(settings: ClassSettings, role: str) -> str:
                                         alt_text=ALT_TEXT)
     else:
         text += STUDENT_EXTRA
+    cgroup = grading_cgroup(settings) if role == "instructor" else None
+    if cgroup is not None:
+        # The answers' processes at grading share the grading kernel's memory limit.
+        text += f"c.GradedChecks.memory_cgroup = {str(cgroup)!r}\n"
     if role == "instructor" and settings.gradebook_db_url:
         text += GRADEBOOK_LINES.format(path=str(gradebook_url_file(settings)))
     if settings.exchange_service:  # after the folder exchange's lines: these replace them

@@ -136,6 +136,43 @@ def test_the_answer_process_cannot_fill_shared_memory() -> None:
     assert verdict["passed"], verdict
 
 
+def test_the_answers_processes_share_one_memory_limit(request) -> None:
+    """With the course's cgroup (as setup writes it), the answer's process and every
+    process it forks share the grading kernel's 3 GiB: of four children that each fill
+    1.5 GiB, at most one keeps its memory (the others are stopped by the OOM killer).
+    Without it each child has its own 3 GiB of address space, and all four finish."""
+    _need_bwrap()
+    import secrets
+
+    from coursetools.classroom.cgroup import delegate, memory_controller
+    from coursetools.classroom.graded import graded_verdict
+
+    controller = memory_controller()
+    assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
+    group = controller.course_folder(f"test-{secrets.token_hex(3)}")
+    delegate(group, controller.version, os.getuid(), os.getgid())
+    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("answer-*"), group]])
+    answer = ("import os, time\n"
+              "def children_that_kept_their_memory():\n"
+              "    pids = []\n"
+              "    for _ in range(4):\n"
+              "        pid = os.fork()\n"
+              "        if pid == 0:\n"
+              "            try:\n"
+              "                block = b'w' * (1536 * 1024 * 1024)\n"
+              "                time.sleep(3)\n"
+              "                os._exit(0 if block else 1)\n"
+              "            except MemoryError:\n"
+              "                os._exit(3)\n"
+              "        pids.append(pid)\n"
+              "    codes = [os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) for p in pids]\n"
+              "    return sum(code == 0 for code in codes)\n")
+    check = ("kept = children_that_kept_their_memory()\n"
+             "assert kept <= 1, kept\n### BEGIN HIDDEN TESTS\n### END HIDDEN TESTS\n")
+    verdict = graded_verdict(check, answer, [], memory_cgroup=group)
+    assert verdict["passed"], verdict
+
+
 def test_a_function_reading_the_lessons_data_is_told_why_it_fails_at_grading() -> None:
     """The answer's process has the lesson's imports and definitions, not its data
     cells: a function that reads a data global fails there, with a message saying so."""
