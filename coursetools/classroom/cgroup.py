@@ -97,12 +97,7 @@ def enter(folder: Path, limit_bytes: int, name: str | None = None) -> Path:
 
     Raises ``OSError`` when the machine refuses (no delegation, no controller).
     """
-    # finished kernels and answers: their folders are empty
-    for old in [*folder.glob("kernel-*"), *folder.glob(f"{ANSWER_PREFIX}*")]:
-        try:
-            old.rmdir()
-        except OSError:
-            pass  # still running
+    _remove_ended(folder, ("kernel-", ANSWER_PREFIX))
     kernel = folder / (name or f"kernel-{os.getpid()}")
     kernel.mkdir(exist_ok=True)
     (kernel / "memory.limit_in_bytes").write_text(str(limit_bytes))
@@ -133,10 +128,24 @@ def enter_prefix(folder: Path, limit_bytes: int) -> list[str]:
 
 
 def remove_finished(folder: Path) -> None:
-    """Remove the empty cgroups of finished answers below ``folder`` (running ones stay)."""
-    for old in folder.glob(f"{ANSWER_PREFIX}*"):
-        try:
-            old.rmdir()
-        except OSError:
-            pass  # still running
+    """Remove the cgroups of finished answers below ``folder`` (running ones stay)."""
+    _remove_ended(folder, (ANSWER_PREFIX,))
+
+
+def _remove_ended(folder: Path, prefixes: tuple[str, ...]) -> None:
+    """Remove ``<prefix><pid>`` folders whose process has ended.
+
+    Only ended ones: a folder just made is empty until its process moves in, and
+    removing it then would make that kernel or answer fail to start (several graders
+    run side by side). A folder whose process still runs (or with tasks) stays.
+    """
+    for prefix in prefixes:
+        for old in folder.glob(f"{prefix}*"):
+            pid = old.name.removeprefix(prefix)
+            if pid.isdigit() and Path(f"/proc/{pid}").exists():
+                continue
+            try:
+                old.rmdir()
+            except OSError:
+                pass  # processes still inside
 

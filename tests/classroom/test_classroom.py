@@ -510,6 +510,26 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     assert r.returncode == 2 and "symbolic link" in r.stderr and "shadow" in r.stderr, r.stderr
 
 
+def test_cgroup_cleanup_keeps_the_folders_of_running_processes(tmp_path) -> None:
+    """Graders run side by side: a folder just made is empty until its process moves in,
+    so the cleanup removes only the folders of processes that have ended."""
+    from coursetools.classroom.cgroup import remove_finished
+
+    running = subprocess.Popen(["sleep", "30"])
+    try:
+        ended = 2**22 + 12345  # above the largest pid Linux hands out (pid_max <= 2**22)
+        names = [f"answer-{running.pid}", f"answer-{ended}", f"kernel-{ended}"]
+        for name in names:
+            (tmp_path / name).mkdir()
+        remove_finished(tmp_path)
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted([names[0], names[2]])
+    finally:
+        running.kill()
+        running.wait()
+    remove_finished(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [names[2]]  # kernels: enter()'s job
+
+
 def test_sandbox_kernel_that_sleeps_past_its_wall_clock_is_killed(tmp_path) -> None:
     import json
 
