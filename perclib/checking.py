@@ -44,6 +44,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from perclib._answer_reads import note_lesson_data
+
 __all__ = ["FAMILIES", "TAMPERED", "family_members", "without"]
 
 #: The start of the message an answer that goes around the guard gets.
@@ -221,6 +223,9 @@ def without(*names: str, family: str | Iterable[str] = (), reason: str = "") -> 
     array([1.])
     """
     _GUARD.verify()
+    # Before the block: an answer that reads the lesson's data works here and fails at
+    # grading, where its cell runs alone. Say so now (the check's code is two frames up).
+    note_lesson_data(depth=2)
     families = [family] if isinstance(family, str) else list(family)
     wanted = list(names) + [member for key in families for member in family_members(key)]
     targets: dict[int, tuple[str, Any]] = {}
