@@ -29,6 +29,7 @@ under test.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -157,6 +158,19 @@ except urllib.error.HTTPError as e:
 """
 
 
+def _remove_course_cgroup(course_id: str) -> None:
+    """The memory cgroup setup made for the course, with its kernels' and answers' folders."""
+    from coursetools.classroom.cgroup import memory_controller
+
+    controller = memory_controller()
+    if controller is None:
+        return
+    group = controller.course_folder(course_id)
+    for folder in [*group.glob("kernel-*"), *group.glob("answer-*"), group]:
+        with contextlib.suppress(OSError):  # a process still inside: left, and reported above
+            folder.rmdir()
+
+
 @pytest.fixture
 def world():
     missing = [t for t in ("ip", "bwrap", "runuser", "useradd", "configurable-http-proxy")
@@ -178,6 +192,7 @@ def world():
         left = machine.cleanup()
         ns.remove()
         shutil.rmtree(shared, ignore_errors=True)
+        _remove_course_cgroup(f"ps-{tag}")
         assert not [u for u in machine.users if _user_exists(u)]
         assert not left, f"processes left after the hub stopped: {left}"
 
