@@ -117,7 +117,8 @@ def enter_prefix(folder: Path, limit_bytes: int) -> list[str]:
     For the answer's process at grading (``coursetools.classroom.graded``), which the
     check's process starts: ``folder`` is the course's delegated folder, the new one is
     ``answer-<pid>``, limited to ``limit_bytes`` for the process and all it forks (memory
-    and swap). :func:`enter` removes it once empty, as it does a finished kernel's.
+    and swap). Once its process has ended, :func:`remove_finished` (after each graded
+    notebook) or :func:`enter` (at the next kernel) removes it.
 
     Example
     -------
