@@ -600,6 +600,11 @@ class LessonPage:
     def _slider_value(handle) -> str:
         return handle.get_attribute("aria-valuetext") or handle.get_attribute("aria-valuenow") or ""
 
+    def _press(self, key: str, times: int) -> None:
+        for _ in range(times):
+            self.page.keyboard.press(key)
+            self.page.wait_for_timeout(60)
+
     def _value_after(self, handle, before: str, timeout_s: float) -> str:
         """The handle's value once it differs from ``before`` (``before`` at the timeout)."""
         deadline = time.monotonic() + timeout_s
@@ -627,9 +632,7 @@ class LessonPage:
         after_value = before_value
         for key in keys:
             handle.focus()
-            for _ in range(3):
-                self.page.keyboard.press(key)
-                self.page.wait_for_timeout(60)
+            self._press(key, 3)
             # Read the value until it moves. A single read right after the presses can
             # come before a loaded page showed the move, and pressing the other way then
             # takes the slider back where it started: no move at all, though it moved.
@@ -645,9 +648,7 @@ class LessonPage:
             # behind a dialog, stays where it is; one that moves is reported as such.
             try:
                 handle.click(timeout=5000)
-                for _ in range(3):
-                    self.page.keyboard.press(keys[0])
-                    self.page.wait_for_timeout(60)
+                self._press(keys[0], 3)
                 after_value = self._value_after(handle, before_value, timeout_s=value_timeout_s)
             except Exception as err:  # e.g. a dialog intercepts the click
                 dialogs += (f"(the click failed: {str(err).splitlines()[0][:200]})",)

@@ -8,6 +8,13 @@ start a kernel (by design: no kernel runs without its memory limit).
 from __future__ import annotations
 
 import os
+from pathlib import Path
+
+
+def cgroup_tree(group: Path) -> list[Path]:
+    """A course's cgroup folders in the order they can be removed: its kernels' and its
+    answers' folders (``kernel-PID``, ``answer-PID``), then the course's own."""
+    return [*group.glob("kernel-*"), *group.glob("answer-*"), group]
 
 
 def own_grading_cgroup(settings, request) -> None:
@@ -19,6 +26,4 @@ def own_grading_cgroup(settings, request) -> None:
     assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
     group = grading_cgroup(settings)
     delegate(group, controller.version, os.getuid(), os.getgid())
-    request.addfinalizer(
-        lambda: [p.rmdir() for p in [*group.glob("kernel-*"), *group.glob("answer-*"), group]]
-    )
+    request.addfinalizer(lambda: [p.rmdir() for p in cgroup_tree(group)])

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from browser_support import CHROMIUM_ARGS, find_chromium, free_port  # noqa: E402
-from cgroup_support import own_grading_cgroup  # noqa: E402
+from cgroup_support import cgroup_tree, own_grading_cgroup  # noqa: E402
 
 from coursetools.classroom import load_settings  # noqa: E402
 from coursetools.classroom.roster import read_roster  # noqa: E402
@@ -487,7 +487,7 @@ def test_sandbox_kernel_hides_the_course_and_limits_the_code(tmp_path, monkeypat
     assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
     group = controller.course_folder(f"test-{secrets.token_hex(3)}")
     delegate(group, controller.version, os.getuid(), os.getgid())
-    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("kernel-*"), group]])
+    request.addfinalizer(lambda: [p.rmdir() for p in cgroup_tree(group)])
     spec.write_text(json.dumps(kernel_spec(sys.executable, [course], group)))
     work = tmp_path / "submission"
     work.mkdir()
@@ -796,7 +796,7 @@ class Machine:
         for folder, mode in self.modes.items():
             folder.chmod(mode)
         for group in self.cgroups:  # the course's memory cgroup, empty once the kernels ended
-            for sub in [*group.glob("kernel-*"), group]:
+            for sub in cgroup_tree(group):
                 try:
                     sub.rmdir()
                 except OSError as exc:

@@ -29,7 +29,6 @@ under test.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
 import os
@@ -158,19 +157,6 @@ except urllib.error.HTTPError as e:
 """
 
 
-def _remove_course_cgroup(course_id: str) -> None:
-    """The memory cgroup setup made for the course, with its kernels' and answers' folders."""
-    from coursetools.classroom.cgroup import memory_controller
-
-    controller = memory_controller()
-    if controller is None:
-        return
-    group = controller.course_folder(course_id)
-    for folder in [*group.glob("kernel-*"), *group.glob("answer-*"), group]:
-        with contextlib.suppress(OSError):  # a process still inside: left, and reported above
-            folder.rmdir()
-
-
 @pytest.fixture
 def world():
     missing = [t for t in ("ip", "bwrap", "runuser", "useradd", "configurable-http-proxy")
@@ -192,7 +178,6 @@ def world():
         left = machine.cleanup()
         ns.remove()
         shutil.rmtree(shared, ignore_errors=True)
-        _remove_course_cgroup(f"ps-{tag}")
         assert not [u for u in machine.users if _user_exists(u)]
         assert not left, f"processes left after the hub stopped: {left}"
 
@@ -222,6 +207,11 @@ def test_service_class_across_namespaces(world) -> None:
               "--ip", ns.hub_ip, "--port", str(port), "--lesson", "3",
               "--authenticator", "dummy", "--test-password", PASSWORD)
     settings = load_settings(class_dir)
+    from coursetools.classroom.setup import grading_cgroup
+
+    group = grading_cgroup(settings)
+    if group is not None:  # the course's memory cgroup: removed at the end
+        machine.cgroups.append(group)
     assert settings.exchange_service and not settings.exchange_root.exists()
     db_file = class_dir / "service" / "data" / "ngshare.db"
     assert db_file.is_file() and (db_file.parent.stat().st_mode & 0o077) == 0

@@ -144,6 +144,8 @@ def test_the_answers_processes_share_one_memory_limit(request) -> None:
     _need_bwrap()
     import secrets
 
+    from cgroup_support import cgroup_tree
+
     from coursetools.classroom.cgroup import delegate, memory_controller
     from coursetools.classroom.graded import graded_verdict
 
@@ -151,7 +153,7 @@ def test_the_answers_processes_share_one_memory_limit(request) -> None:
     assert controller is not None, "no memory cgroup controller under /sys/fs/cgroup"
     group = controller.course_folder(f"test-{secrets.token_hex(3)}")
     delegate(group, controller.version, os.getuid(), os.getgid())
-    request.addfinalizer(lambda: [p.rmdir() for p in [*group.glob("answer-*"), group]])
+    request.addfinalizer(lambda: [p.rmdir() for p in cgroup_tree(group)])
     answer = ("import os, time\n"
               "def children_that_kept_their_memory():\n"
               "    pids = []\n"
